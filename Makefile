@@ -1,0 +1,49 @@
+# orch — the commands a developer and CI need. `make test` is the one test command.
+SHELL := /bin/bash
+NODE_MODULES := node_modules/.package-lock.json
+SEEDS ?= 10000
+SEED ?=
+NODES ?=
+
+.PHONY: all install test typecheck lint unit sim sim-soak integration e2e run chaos bench clean
+
+all: test
+
+$(NODE_MODULES): package.json package-lock.json
+	npm ci
+	@touch $(NODE_MODULES)
+
+install: $(NODE_MODULES)
+
+## test: everything a fresh checkout needs: types, lint, unit, a seeded simulation, integration and e2e.
+test: install typecheck lint
+	scripts/run-tests.sh test/unit test/sim test/integration test/e2e
+
+typecheck: install
+	npx tsc --noEmit -p .
+
+lint: install
+	npx eslint .
+
+unit: install
+	scripts/run-tests.sh test/unit
+
+sim: install
+	scripts/run-tests.sh test/sim
+
+## sim-soak: many simulation seeds (SEEDS=n, or SEED=n to replay one).
+sim-soak: install
+	node --import tsx test/sim/soak.ts --seeds=$(SEEDS) $(if $(SEED),--seed=$(SEED)) $(if $(NODES),--nodes=$(NODES))
+
+integration: install
+	scripts/run-tests.sh test/integration
+
+e2e: install
+	scripts/run-tests.sh test/e2e
+
+## run: a 3-replica cluster on loopback in the foreground.
+run: install
+	node --import tsx cmd/orch-cluster.ts --data-dir .orch/data --kubeconfig .orch/kubeconfig
+
+clean:
+	rm -rf .orch
