@@ -62,6 +62,9 @@ export interface ConfState {
 /** One change of membership. */
 export type ConfChangeType = 'addVoter' | 'addLearner' | 'removeNode';
 
+/** How a ConfChange moves between configurations (see ConfChange.transition). */
+export type ConfChangeTransition = 'auto' | 'jointImplicit' | 'jointExplicit';
+
 /** A single change; several form a joint change (`ConfChange.changes.length > 1` enters joint consensus). */
 export interface ConfChangeSingle {
   readonly type: ConfChangeType;
@@ -75,6 +78,13 @@ export interface ConfChangeSingle {
  */
 export interface ConfChange {
   readonly changes: readonly ConfChangeSingle[];
+  /**
+   * How to apply the changes (additive; absent means 'auto'): 'auto' applies one simple change
+   * directly and enters a joint configuration that is left automatically otherwise;
+   * 'jointImplicit' always enters joint and leaves automatically; 'jointExplicit' enters joint
+   * and waits for an explicit leave (a ConfChange with no changes).
+   */
+  readonly transition?: ConfChangeTransition;
   /** Opaque application context carried with the change (e.g. a peer URL). */
   readonly context: Uint8Array;
 }

@@ -1,0 +1,141 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureAdminToken } from './admin-token.ts';
+import { renderKubeconfig } from './kubeconfig.ts';
+import { spawnReplica, type ReplicaOutput, type ReplicaSpec } from './replica-process.ts';
+import { waitReady } from './wait-ready.ts';
+import { ensureClusterPki } from '../certificates/index.ts';
+
+/** How to lay out a local cluster of replica processes on one host. */
+export interface LocalClusterOptions {
+  readonly dataDir: string;
+  readonly host: string;
+  /** One API port and one peer port per replica, in replica order. */
+  readonly apiPorts: readonly number[];
+  readonly peerPorts: readonly number[];
+  readonly kubeconfigPath: string;
+  readonly output: ReplicaOutput;
+  readonly readyTimeoutMs: number;
+  /** Extra flags for every replica (e.g. a faster tick in tests). */
+  readonly extraArgs?: readonly string[];
+}
+
+/** A replica of a running local cluster. */
+export interface LocalReplica {
+  readonly spec: ReplicaSpec;
+  readonly apiUrl: string;
+  process: ChildProcess | null;
+}
+
+/**
+ * A running local cluster: N replica processes sharing one CA and admin token, and a kubeconfig
+ * with a context per replica. `stop` kills every process it started, by pid.
+ */
+export interface LocalCluster {
+  readonly replicas: readonly LocalReplica[];
+  readonly caPem: string;
+  readonly adminToken: string;
+  readonly kubeconfigPath: string;
+  /** Sends `signal` to one replica (SIGKILL, SIGSTOP, SIGCONT, SIGTERM). */
+  signal(name: string, signal: NodeJS.Signals): void;
+  /** Starts a replica again after it was killed, with the same data. */
+  restart(name: string): void;
+  /** Waits for the given replicas (default all running ones) to answer /readyz. */
+  waitReady(names?: readonly string[], timeoutMs?: number): Promise<void>;
+  /** Stops every replica: SIGTERM, then SIGKILL for those still running after `graceMs` (default 0). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** The replica names of a local cluster: orch-1, orch-2, ... */
+export function replicaNames(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `orch-${i + 1}`);
+}
+
+/** Creates (or reuses) the PKI, token and kubeconfig under `dataDir`, then starts every replica. */
+export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
+  const names = replicaNames(options.apiPorts.length);
+  if (options.peerPorts.length !== names.length) throw new Error('one peer port per API port is needed');
+  mkdirSync(options.dataDir, { recursive: true });
+  const pkiDir = join(options.dataDir, 'pki');
+  const pki = await ensureClusterPki(pkiDir, names);
+  const adminTokenFile = join(options.dataDir, 'admin-token');
+  const adminToken = ensureAdminToken(adminTokenFile);
+  const peers = Object.fromEntries(names.map((n, i) => [n, `${options.host}:${options.peerPorts[i]}`]));
+  const replicas: LocalReplica[] = names.map((name, i) => {
+    const apiAddress = `${options.host}:${options.apiPorts[i]}`;
+    const spec: ReplicaSpec = {
+      name,
+      dataDir: join(options.dataDir, name),
+      pkiDir,
+      adminTokenFile,
+      apiAddress,
+      peerAddress: peers[name] ?? '',
+      peers,
+      ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}),
+    };
+    return { spec, apiUrl: `https://${apiAddress}`, process: null };
+  });
+  writeFileSync(
+    options.kubeconfigPath,
+    renderKubeconfig({ replicas: replicas.map((r) => ({ name: r.spec.name, server: r.apiUrl })), caPem: pki.ca.cert, adminToken }),
+    { mode: 0o600 },
+  );
+  const byName = (name: string): LocalReplica => {
+    const replica = replicas.find((r) => r.spec.name === name);
+    if (replica === undefined) throw new Error(`no replica named ${name}`);
+    return replica;
+  };
+  const start = (replica: LocalReplica): void => {
+    const child = spawnReplica(replica.spec, options.output);
+    replica.process = child;
+    child.on('exit', () => {
+      if (replica.process === child) replica.process = null;
+    });
+  };
+  const cluster: LocalCluster = {
+    replicas,
+    caPem: pki.ca.cert,
+    adminToken,
+    kubeconfigPath: options.kubeconfigPath,
+    signal(name, signal) {
+      byName(name).process?.kill(signal);
+    },
+    restart(name) {
+      const replica = byName(name);
+      if (replica.process !== null) throw new Error(`replica ${name} is still running`);
+      start(replica);
+    },
+    async waitReady(names, timeoutMs = options.readyTimeoutMs) {
+      const urls = (names ?? replicas.filter((r) => r.process !== null).map((r) => r.spec.name)).map((n) => byName(n).apiUrl);
+      await waitReady(urls, pki.ca.cert, timeoutMs);
+    },
+    async stop(graceMs = 0) {
+      await Promise.all(replicas.map((r) => stopReplica(r, graceMs)));
+    },
+  };
+  for (const replica of replicas) start(replica);
+  try {
+    await cluster.waitReady(names);
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return cluster;
+}
+
+/** Stops a replica process by pid: SIGTERM first when `graceMs` > 0, SIGKILL after it; waits for the exit. */
+async function stopReplica(replica: LocalReplica, graceMs: number): Promise<void> {
+  const child = replica.process;
+  if (child === null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (graceMs > 0) {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+    return;
+  }
+  child.kill('SIGKILL');
+  await exited;
+}

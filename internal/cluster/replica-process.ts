@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** Where the one-replica entry point lives, resolved from this file so any cwd works. */
+const apiserverEntry = fileURLToPath(new URL('../../cmd/orch-apiserver.ts', import.meta.url));
+
+/** The flags of one replica process (see cmd/orch-apiserver.ts). */
+export interface ReplicaSpec {
+  readonly name: string;
+  readonly dataDir: string;
+  readonly pkiDir: string;
+  readonly adminTokenFile: string;
+  /** host:port of the HTTPS API. */
+  readonly apiAddress: string;
+  /** host:port of the Raft peer transport. */
+  readonly peerAddress: string;
+  /** name -> host:port of every replica's peer transport, itself included. */
+  readonly peers: Readonly<Record<string, string>>;
+  readonly extraArgs?: readonly string[];
+}
+
+/** How a replica's output is shown: prefixed with its name on our stdio, or dropped. */
+export type ReplicaOutput = 'prefixed' | 'ignore';
+
+/** The command-line arguments that start the replica `spec`. */
+export function replicaArgs(spec: ReplicaSpec): string[] {
+  const peers = Object.entries(spec.peers).map(([name, address]) => `${name}=${address}`).join(',');
+  return [
+    '--import', 'tsx', apiserverEntry,
+    '--name', spec.name,
+    '--data-dir', spec.dataDir,
+    '--pki-dir', spec.pkiDir,
+    '--admin-token-file', spec.adminTokenFile,
+    '--advertise-address', spec.apiAddress,
+    '--peer-address', spec.peerAddress,
+    '--peers', peers,
+    ...(spec.extraArgs ?? []),
+  ];
+}
+
+/** Starts one replica as its own OS process. The caller owns the process and must kill it. */
+export function spawnReplica(spec: ReplicaSpec, output: ReplicaOutput): ChildProcess {
+  const child = spawn(process.execPath, replicaArgs(spec), {
+    stdio: ['ignore', output === 'ignore' ? 'ignore' : 'pipe', output === 'ignore' ? 'ignore' : 'pipe'],
+    env: process.env,
+  });
+  if (output === 'prefixed') {
+    for (const stream of [child.stdout, child.stderr]) {
+      if (stream === null) continue;
+      createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${spec.name}] ${line}\n`));
+    }
+  }
+  return child;
+}

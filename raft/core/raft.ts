@@ -1,0 +1,399 @@
+import type { RaftConfig } from './config.ts';
+import { validateConfig } from './config.ts';
+import { encodeConfChange } from './conf-change-codec.ts';
+import { applyConfChange as changeConfig } from './confchange.ts';
+import { defaultCommittedSizePerReadyBytes } from './limits.ts';
+import { makeMessage, voteRespType } from './message.ts';
+import { Progress } from './progress.ts';
+import { RaftLog } from './raft-log.ts';
+import { ReadOnly } from './read-only.ts';
+import { stepCandidate, stepFollower } from './step-follower.ts';
+import { bcastAppend, stepLeader } from './step-leader.ts';
+import { ProgressTracker, confStateOf, isJoint } from './tracker.ts';
+import { RaftError, index, term } from './types.ts';
+import type { ConfChange, ConfState, Entry, Index, Message, NodeId, PlantedBugs, ReadState, Role, Snapshot, Term } from './types.ts';
+
+/** The context of a vote sent by a leadership transferee: voters then ignore their leader lease. */
+export const campaignTransferContext = new TextEncoder().encode('transfer');
+
+/** Which kind of campaign to run. */
+export type CampaignType = 'preElection' | 'election' | 'transfer';
+
+/**
+ * The Raft state machine of one node (etcd's `raft` struct). Role behaviour lives in the
+ * `stepFn`/`tickFn` fields that the become* methods swap. Fields are public for the step
+ * modules of this package only; outside code goes through RawNode.
+ */
+export class Raft {
+  readonly id: NodeId;
+  term: Term = term(0);
+  vote: NodeId = '';
+  lead: NodeId = '';
+  role: Role = 'follower';
+  readonly log: RaftLog;
+  trk: ProgressTracker;
+  msgs: Message[] = [];
+  readStates: ReadState[] = [];
+  isLearner = false;
+  electionElapsed = 0;
+  heartbeatElapsed = 0;
+  randomizedElectionTimeout = 0;
+  readonly electionTimeout: number;
+  readonly heartbeatTimeout: number;
+  leadTransferee: NodeId = '';
+  /** Leader: the index of the last conf change proposed; a new one waits until it is applied. */
+  pendingConfIndex: Index = index(0);
+  readOnly = new ReadOnly();
+  /** Leader: reads that arrived before an entry of this term was committed (§6.4 step 1). */
+  pendingReadIndexMessages: Message[] = [];
+  readonly checkQuorum: boolean;
+  readonly preVote: boolean;
+  readonly bugs: PlantedBugs;
+  readonly maxMsgBytes: number;
+  private readonly random: () => number;
+  stepFn: (r: Raft, m: Message) => void = stepFollower;
+  tickFn: () => void = () => this.tickElection();
+
+  /** Builds a node from its durable storage (hard state, membership, log); `applied` from config. */
+  constructor(c: RaftConfig) {
+    validateConfig(c);
+    this.id = c.id;
+    this.electionTimeout = c.electionTicks;
+    this.heartbeatTimeout = c.heartbeatTicks;
+    this.checkQuorum = c.checkQuorum;
+    this.preVote = c.preVote;
+    this.bugs = c.bugs ?? {};
+    this.random = c.random;
+    this.maxMsgBytes = c.maxSizePerMsgBytes;
+    this.log = new RaftLog(c.storage, c.maxCommittedSizePerReadyBytes ?? defaultCommittedSizePerReadyBytes);
+    const { hardState, confState } = c.storage.initialState();
+    this.trk = ProgressTracker.fromConfState(confState, index(this.log.lastIndex() + 1), c.maxInflightMsgs);
+    this.isLearner = this.trk.progress.get(this.id)?.isLearner ?? false;
+    if (hardState.commit > this.log.lastIndex()) {
+      throw new Error(`assert: hard state commit ${hardState.commit} beyond last index ${this.log.lastIndex()}`);
+    }
+    this.log.commitTo(hardState.commit);
+    this.term = hardState.term;
+    this.vote = hardState.vote;
+    if (c.applied > 0) this.log.appliedTo(index(Math.max(c.applied, this.log.applied)));
+    this.becomeFollower(this.term, '');
+  }
+
+  /** The ConfState of the current membership. */
+  confState(): ConfState {
+    return confStateOf(this.trk.config);
+  }
+
+  /** Queues a message, filling `from` and (for non-forwarded types) the current term. */
+  send(fields: Partial<Message> & { type: Message['type']; to: NodeId }): void {
+    const forwarded = fields.type === 'prop' || fields.type === 'readIndex' || fields.type === 'transferLeader';
+    const t = fields.term ?? (forwarded ? term(0) : this.term);
+    this.msgs.push(makeMessage({ from: this.id, ...fields, term: t }));
+  }
+
+  private resetRandomizedElectionTimeout(): void {
+    const r = this.random();
+    if (!(r >= 0 && r < 1)) throw new Error(`assert: config.random returned ${r}`);
+    this.randomizedElectionTimeout = this.electionTimeout + Math.floor(r * this.electionTimeout);
+  }
+
+  private reset(t: Term): void {
+    if (this.term !== t) {
+      this.term = t;
+      this.vote = '';
+    }
+    this.lead = '';
+    this.electionElapsed = 0;
+    this.heartbeatElapsed = 0;
+    this.resetRandomizedElectionTimeout();
+    this.leadTransferee = '';
+    this.trk.resetVotes();
+    const next = index(this.log.lastIndex() + 1);
+    for (const [id, pr] of this.trk.progress) {
+      const fresh = new Progress(next, this.trk.maxInflightMsgs, pr.isLearner);
+      if (id === this.id) fresh.match = this.log.lastIndex();
+      this.trk.progress.set(id, fresh);
+    }
+    this.pendingConfIndex = index(0);
+    this.readOnly = new ReadOnly();
+    this.pendingReadIndexMessages = [];
+  }
+
+  /** Becomes a follower of `lead` ('' = unknown) in term t. */
+  becomeFollower(t: Term, lead: NodeId): void {
+    this.stepFn = stepFollower;
+    this.reset(t);
+    this.tickFn = () => this.tickElection();
+    this.lead = lead;
+    this.role = 'follower';
+  }
+
+  /** Becomes a pre-candidate: asks for pre-votes without bumping the term (Raft thesis §9.6). */
+  becomePreCandidate(): void {
+    if (this.role === 'leader') throw new Error('assert: leader cannot become pre-candidate');
+    this.stepFn = stepCandidate;
+    this.trk.resetVotes();
+    this.tickFn = () => this.tickElection();
+    this.lead = '';
+    this.role = 'preCandidate';
+  }
+
+  /** Becomes a candidate: "increments its current term and votes for itself" (Raft §5.2). */
+  becomeCandidate(): void {
+    if (this.role === 'leader') throw new Error('assert: leader cannot become candidate');
+    this.stepFn = stepCandidate;
+    this.reset(term(this.term + 1));
+    this.tickFn = () => this.tickElection();
+    this.vote = this.id;
+    this.role = 'candidate';
+  }
+
+  /** Becomes leader and appends the no-op entry of its term (Raft §8: commit an entry of the term first). */
+  becomeLeader(): void {
+    if (this.role === 'follower') throw new Error('assert: follower cannot become leader');
+    this.stepFn = stepLeader;
+    this.reset(this.term);
+    this.tickFn = () => this.tickHeartbeat();
+    this.lead = this.id;
+    this.role = 'leader';
+    this.trk.progress.get(this.id)?.becomeReplicate();
+    // Conservatively treat the whole uncommitted tail as possibly holding a conf change.
+    this.pendingConfIndex = this.log.lastIndex();
+    this.appendEntries([{ term: term(0), index: index(0), type: 'normal', data: new Uint8Array(0) }]);
+  }
+
+  /** Leader: appends entries of its term, acks them for itself, and commits what it can. */
+  appendEntries(ents: readonly Entry[]): void {
+    let li = this.log.lastIndex();
+    const stamped = ents.map((e) => {
+      li = index(li + 1);
+      return { ...e, term: this.term, index: li };
+    });
+    this.log.append(stamped);
+    this.trk.progress.get(this.id)?.maybeUpdate(this.log.lastIndex());
+    this.maybeCommit();
+  }
+
+  /** Leader: advances the commit to what a quorum matched (current-term rule, Raft §5.4.2). */
+  maybeCommit(): boolean {
+    const mci = this.trk.committed();
+    if (!Number.isFinite(mci)) return false;
+    const committed = this.log.maybeCommit(index(mci), this.term, this.bugs.commitPriorTermByCounting === true);
+    if (committed && this.pendingReadIndexMessages.length > 0 && this.committedEntryInCurrentTerm()) {
+      const pending = this.pendingReadIndexMessages;
+      this.pendingReadIndexMessages = [];
+      for (const m of pending) this.stepFn(this, m);
+    }
+    return committed;
+  }
+
+  /** Whether the leader has committed an entry of its own term (it then knows the commit index). */
+  committedEntryInCurrentTerm(): boolean {
+    return this.log.matchTerm(this.log.committed, this.term) || this.term === 0;
+  }
+
+  /** Whether this node may campaign: a voter of the membership, not waiting for a snapshot. */
+  promotable(): boolean {
+    const pr = this.trk.progress.get(this.id);
+    return pr !== undefined && !pr.isLearner && this.log.unstable.snapshot === null;
+  }
+
+  /** Advances the logical clock by one tick. */
+  tick(): void {
+    this.tickFn();
+  }
+
+  private tickElection(): void {
+    this.electionElapsed++;
+    if (this.promotable() && this.electionElapsed >= this.randomizedElectionTimeout) {
+      this.electionElapsed = 0;
+      this.step(makeMessage({ type: 'hup', from: this.id }));
+    }
+  }
+
+  private tickHeartbeat(): void {
+    this.heartbeatElapsed++;
+    this.electionElapsed++;
+    if (this.electionElapsed >= this.electionTimeout) {
+      this.electionElapsed = 0;
+      if (this.checkQuorum) this.step(makeMessage({ type: 'checkQuorum', from: this.id }));
+      // A transfer that did not finish within an election timeout is abandoned (thesis §3.10).
+      if (this.role === 'leader' && this.leadTransferee !== '') this.leadTransferee = '';
+    }
+    if (this.role !== 'leader') return;
+    if (this.heartbeatElapsed >= this.heartbeatTimeout) {
+      this.heartbeatElapsed = 0;
+      this.step(makeMessage({ type: 'beat', from: this.id }));
+    }
+  }
+
+  /** Handles one message (local or from the network); throws RaftError('ProposalDropped') for refused proposals. */
+  step(m: Message): void {
+    if (m.term === 0) {
+      // local message
+    } else if (m.term > this.term) {
+      if (m.type === 'vote' || m.type === 'preVote') {
+        const force = sameBytes(m.context, campaignTransferContext);
+        const inLease = this.checkQuorum && this.lead !== '' && this.electionElapsed < this.electionTimeout;
+        // Raft thesis §4.2.3: a node that heard from a leader recently ignores disruptive candidates.
+        if (!force && inLease) return;
+      }
+      if (m.type === 'preVote' || (m.type === 'preVoteResp' && !m.reject)) {
+        // A pre-vote does not change our term; a granted pre-vote answer carries the future term.
+      } else if (m.type === 'app' || m.type === 'heartbeat' || m.type === 'snap') {
+        this.becomeFollower(m.term, m.from);
+      } else {
+        this.becomeFollower(m.term, '');
+      }
+    } else if (m.term < this.term) {
+      if ((this.checkQuorum || this.preVote) && (m.type === 'heartbeat' || m.type === 'app')) {
+        // Tell a stale leader about the newer term so it steps down (it may be cut off otherwise).
+        this.send({ type: 'appResp', to: m.from });
+      } else if (m.type === 'preVote') {
+        this.send({ type: 'preVoteResp', to: m.from, reject: true });
+      }
+      return;
+    }
+    if (m.type === 'hup') {
+      this.hup(this.preVote ? 'preElection' : 'election');
+    } else if (m.type === 'vote' || m.type === 'preVote') {
+      this.handleVote(m);
+    } else {
+      this.stepFn(this, m);
+    }
+  }
+
+  private handleVote(m: Message): void {
+    const canVote =
+      this.vote === m.from || (this.vote === '' && this.lead === '') || (m.type === 'preVote' && m.term > this.term);
+    const logOk = this.bugs.voteWithoutLogCheck === true || this.log.isUpToDate(m.index, m.logTerm);
+    const respType = voteRespType(m.type as 'vote' | 'preVote');
+    if (canVote && logOk) {
+      // The answer carries the request's term so that a pre-candidate does not ignore it.
+      this.send({ type: respType, to: m.from, term: m.term });
+      if (m.type === 'vote') {
+        this.electionElapsed = 0;
+        this.vote = m.from;
+      }
+    } else {
+      this.send({ type: respType, to: m.from, reject: true });
+    }
+  }
+
+  /** Starts an election unless leader, not promotable, or a committed conf change is unapplied. */
+  hup(t: CampaignType): void {
+    if (this.role === 'leader' || !this.promotable()) return;
+    if (this.hasUnappliedConfChanges()) return;
+    this.campaign(t);
+  }
+
+  private hasUnappliedConfChanges(): boolean {
+    if (this.log.applied >= this.log.committed) return false;
+    const lo = index(Math.max(this.log.applied + 1, this.log.firstIndex()));
+    const ents = this.log.slice(lo, index(this.log.committed + 1), Infinity);
+    return ents.some((e) => e.type === 'confChange');
+  }
+
+  /** Runs a (pre-)election: ask every voter, and win at once if this node alone is a quorum. */
+  campaign(t: CampaignType): void {
+    let voteType: 'vote' | 'preVote';
+    let voteTerm: Term;
+    if (t === 'preElection') {
+      this.becomePreCandidate();
+      voteType = 'preVote';
+      voteTerm = term(this.term + 1);
+    } else {
+      this.becomeCandidate();
+      voteType = 'vote';
+      voteTerm = this.term;
+    }
+    this.trk.recordVote(this.id, true);
+    if (this.trk.tallyVotes() === 'won') {
+      if (t === 'preElection') this.campaign('election');
+      else this.becomeLeader();
+      return;
+    }
+    const context = t === 'transfer' ? campaignTransferContext : new Uint8Array(0);
+    for (const id of this.trk.voterIds()) {
+      if (id === this.id) continue;
+      this.send({ type: voteType, to: id, term: voteTerm, index: this.log.lastIndex(), logTerm: this.log.lastTerm(), context });
+    }
+  }
+
+  /** Records a (pre-)vote answer and acts on the outcome. */
+  poll(from: NodeId, granted: boolean): void {
+    this.trk.recordVote(from, granted);
+    const res = this.trk.tallyVotes();
+    if (res === 'won') {
+      if (this.role === 'preCandidate') {
+        this.campaign('election');
+      } else {
+        this.becomeLeader();
+        bcastAppend(this);
+      }
+    } else if (res === 'lost') {
+      this.becomeFollower(this.term, '');
+    }
+  }
+
+  /** Follower: installs a snapshot if it is newer than the log; returns whether it did. */
+  restore(s: Snapshot): boolean {
+    if (s.metadata.index <= this.log.committed) return false;
+    if (this.log.matchTerm(s.metadata.index, s.metadata.term)) {
+      // The log already holds the snapshot's last entry: just fast-forward the commit.
+      this.log.commitTo(s.metadata.index);
+      return false;
+    }
+    this.log.restore(s);
+    this.trk = ProgressTracker.fromConfState(s.metadata.confState, index(this.log.lastIndex() + 1), this.trk.maxInflightMsgs);
+    this.isLearner = this.trk.progress.get(this.id)?.isLearner ?? false;
+    return true;
+  }
+
+  /** Applies a committed conf change to the membership; returns the new ConfState. */
+  applyConfChange(cc: ConfChange): ConfState {
+    const res = changeConfig(this.trk.config, this.trk.progress, cc, this.log.lastIndex(), this.trk.maxInflightMsgs);
+    this.trk.config = res.config;
+    this.trk.progress = res.progress;
+    const pr = this.trk.progress.get(this.id);
+    this.isLearner = pr?.isLearner ?? false;
+    if (this.role === 'leader') this.afterLeaderConfChange(pr === undefined || pr.isLearner);
+    return this.confState();
+  }
+
+  private afterLeaderConfChange(removed: boolean): void {
+    if (removed || !this.trk.isVoter(this.id)) {
+      // A removed leader stops leading once C_new is in force (Raft §6).
+      this.becomeFollower(this.term, '');
+      return;
+    }
+    if (this.maybeCommit()) bcastAppend(this);
+    else bcastAppend(this, false);
+    if (this.leadTransferee !== '' && !this.trk.isVoter(this.leadTransferee)) this.leadTransferee = '';
+  }
+
+  /** Leader: proposes leaving the joint config once entering it was applied (autoLeave). */
+  maybeAutoLeave(): void {
+    if (this.role !== 'leader' || !isJoint(this.trk.config) || !this.trk.config.autoLeave) return;
+    if (this.pendingConfIndex > this.log.applied) return;
+    try {
+      this.step(makeMessage({ type: 'prop', from: this.id, entries: [autoLeaveEntry] }));
+    } catch (e) {
+      if (!(e instanceof RaftError)) throw e;
+    }
+  }
+}
+
+const autoLeaveEntry: Entry = {
+  term: term(0),
+  index: index(0),
+  type: 'confChange',
+  data: encodeConfChange({ changes: [], context: new Uint8Array(0) }),
+};
+
+/** Whether two byte arrays are equal. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

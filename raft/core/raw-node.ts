@@ -1,0 +1,184 @@
+import type { RaftConfig } from './config.ts';
+import { encodeConfChange } from './conf-change-codec.ts';
+import { isLocalOnly, makeMessage } from './message.ts';
+import { Raft } from './raft.ts';
+import type { ProgressStatus, RaftStatus } from './status.ts';
+import { flushReadRound } from './step-leader.ts';
+import { RaftError, index, term } from './types.ts';
+import type { ConfChange, ConfState, EntryType, HardState, Message, NodeId, Ready, SoftState } from './types.ts';
+
+/**
+ * The API of the Raft core (etcd's RawNode): inputs go in through tick/step/propose/...,
+ * outputs come out as Ready batches. Synchronous and deterministic; not thread-safe by design.
+ * Ready contract: persist snapshot, entries and hardState, then send messages, then apply
+ * committedEntries and answer readStates, then call advance(rd) before the next ready().
+ */
+export class RawNode {
+  private readonly r: Raft;
+  private prevSoft: SoftState;
+  private prevHard: HardState;
+
+  /** Builds a node from its durable storage; see RaftConfig. */
+  constructor(config: RaftConfig) {
+    this.r = new Raft(config);
+    this.prevSoft = this.softState();
+    this.prevHard = config.storage.initialState().hardState;
+  }
+
+  /** Advances the logical clock by one tick (elections, heartbeats, checkQuorum). */
+  tick(): void {
+    this.r.tick();
+  }
+
+  /** Starts an election now (pre-vote first when enabled). */
+  campaign(): void {
+    this.r.step(makeMessage({ type: 'hup', from: this.r.id }));
+  }
+
+  /** Proposes a command; throws RaftError('ProposalDropped') when no leader is known or a transfer is under way. */
+  propose(data: Uint8Array): void {
+    this.proposeEntry('normal', data);
+  }
+
+  /** Proposes a membership change; the leader throws RaftError('ConfChangePending') while one is not applied. */
+  proposeConfChange(cc: ConfChange): void {
+    this.proposeEntry('confChange', encodeConfChange(cc));
+  }
+
+  private proposeEntry(type: EntryType, data: Uint8Array): void {
+    const entries = [{ term: term(0), index: index(0), type, data }];
+    this.r.step(makeMessage({ type: 'prop', from: this.r.id, entries }));
+  }
+
+  /** Applies a committed conf change (the driver calls it when applying a 'confChange' entry). */
+  applyConfChange(cc: ConfChange): ConfState {
+    return this.r.applyConfChange(cc);
+  }
+
+  /** Handles a message from the network. Local-only types are refused (assert). */
+  step(m: Message): void {
+    if (isLocalOnly(m.type)) throw new Error(`assert: local message type ${m.type} from the network`);
+    try {
+      this.r.step(m);
+    } catch (e) {
+      // A forwarded proposal the leader cannot take is dropped; its proposer retries.
+      if (e instanceof RaftError && m.type === 'prop') return;
+      throw e;
+    }
+  }
+
+  /** Requests a linearizable read; a ReadState with `context` appears in a later Ready. */
+  readIndex(context: Uint8Array): void {
+    this.r.step(makeMessage({ type: 'readIndex', from: this.r.id, context }));
+  }
+
+  /** Asks the leader (this node or the one it knows) to hand leadership to `to`. */
+  transferLeadership(to: NodeId): void {
+    this.r.step(makeMessage({ type: 'transferLeader', from: to }));
+  }
+
+  /** Tells the leader that `id` could not be reached (it stops streaming to it). */
+  reportUnreachable(id: NodeId): void {
+    this.r.step(makeMessage({ type: 'unreachable', from: id }));
+  }
+
+  /** Tells the leader how sending a snapshot to `id` ended. */
+  reportSnapshot(id: NodeId, ok: boolean): void {
+    this.r.step(makeMessage({ type: 'snapStatus', from: id, reject: !ok }));
+  }
+
+  /** Whether ready() would return anything to do. */
+  hasReady(): boolean {
+    const r = this.r;
+    if (!sameSoft(this.softState(), this.prevSoft)) return true;
+    if (!sameHard(this.hardStateToEmit(), this.prevHard)) return true;
+    if (r.log.unstable.snapshot !== null || r.log.unstable.entries.length > 0) return true;
+    if (r.msgs.length > 0 || r.readStates.length > 0) return true;
+    if (r.role === 'leader' && r.readOnly.hasUnsentRound()) return true;
+    return r.log.hasNextCommittedEntries();
+  }
+
+  /** Takes the next batch of work; the caller must handle it and call advance(rd). */
+  ready(): Ready {
+    const r = this.r;
+    flushReadRound(r);
+    const soft = this.softState();
+    const hard = this.hardStateToEmit();
+    const entries = [...r.log.unstable.entries];
+    const snapshot = r.log.unstable.snapshot;
+    const rd: Ready = {
+      softState: sameSoft(soft, this.prevSoft) ? null : soft,
+      hardState: sameHard(hard, this.prevHard) ? null : hard,
+      entries,
+      snapshot,
+      committedEntries: r.log.nextCommittedEntries(),
+      messages: r.msgs,
+      readStates: r.readStates,
+      mustSync: entries.length > 0 || snapshot !== null || hard.term !== this.prevHard.term || hard.vote !== this.prevHard.vote,
+    };
+    this.prevSoft = soft;
+    this.prevHard = hard;
+    r.msgs = [];
+    r.readStates = [];
+    const lastCommitted = rd.committedEntries[rd.committedEntries.length - 1];
+    if (lastCommitted !== undefined) r.log.applyingTo(lastCommitted.index);
+    return rd;
+  }
+
+  /** Records that rd was persisted, sent and applied. */
+  advance(rd: Ready): void {
+    const r = this.r;
+    const lastEntry = rd.entries[rd.entries.length - 1];
+    if (lastEntry !== undefined) r.log.stableTo(lastEntry.index, lastEntry.term);
+    if (rd.snapshot !== null) {
+      r.log.stableSnapTo(rd.snapshot.metadata.index);
+      r.log.appliedTo(rd.snapshot.metadata.index);
+    }
+    const lastCommitted = rd.committedEntries[rd.committedEntries.length - 1];
+    if (lastCommitted !== undefined) r.log.appliedTo(lastCommitted.index);
+    r.maybeAutoLeave();
+  }
+
+  /** The node's current state; `progress` is filled on the leader only. */
+  status(): RaftStatus {
+    const r = this.r;
+    const progress: Record<NodeId, ProgressStatus> = {};
+    if (r.role === 'leader') {
+      for (const [id, pr] of r.trk.progress) progress[id] = { match: pr.match, next: pr.next, state: pr.state };
+    }
+    return {
+      id: r.id,
+      term: r.term,
+      vote: r.vote,
+      commit: r.log.committed,
+      applied: r.log.applied,
+      lead: r.lead,
+      role: r.role,
+      confState: r.confState(),
+      progress,
+      leadTransferee: r.leadTransferee,
+    };
+  }
+
+  private softState(): SoftState {
+    return { lead: this.r.lead, role: this.r.role };
+  }
+
+  private hardStateToEmit(): HardState {
+    const r = this.r;
+    const hs: HardState = { term: r.term, vote: r.vote, commit: r.log.committed };
+    if (r.bugs.voteNotPersisted === true && hs.vote !== '' && hs.vote !== this.prevHard.vote) {
+      // Planted bug: the new vote never reaches the durable hard state.
+      return { ...hs, vote: this.prevHard.vote };
+    }
+    return hs;
+  }
+}
+
+function sameSoft(a: SoftState, b: SoftState): boolean {
+  return a.lead === b.lead && a.role === b.role;
+}
+
+function sameHard(a: HardState, b: HardState): boolean {
+  return a.term === b.term && a.vote === b.vote && a.commit === b.commit;
+}

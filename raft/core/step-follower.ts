@@ -1,0 +1,85 @@
+import type { Raft } from './raft.ts';
+import { RaftError, index } from './types.ts';
+import type { Message } from './types.ts';
+
+/** The follower's step function (etcd's stepFollower). */
+export function stepFollower(r: Raft, m: Message): void {
+  switch (m.type) {
+    case 'prop':
+      if (r.lead === '') throw new RaftError('ProposalDropped', 'no leader known');
+      r.msgs.push({ ...m, to: r.lead });
+      return;
+    case 'app':
+    case 'heartbeat':
+    case 'snap':
+      // Raft §5.2: a follower remains one while it hears from a valid leader.
+      r.electionElapsed = 0;
+      r.lead = m.from;
+      handleLeaderMessage(r, m);
+      return;
+    case 'transferLeader':
+    case 'readIndex':
+      if (r.lead !== '') r.msgs.push({ ...m, to: r.lead });
+      return;
+    case 'timeoutNow':
+      // Leadership transfer: campaign at once, skipping pre-vote and the voters' leader lease.
+      r.hup('transfer');
+      return;
+    case 'readIndexResp':
+      r.readStates.push({ index: m.index, requestContext: m.context });
+      return;
+    default:
+  }
+}
+
+/** The (pre-)candidate's step function (etcd's stepCandidate). */
+export function stepCandidate(r: Raft, m: Message): void {
+  const myVoteResp = r.role === 'preCandidate' ? 'preVoteResp' : 'voteResp';
+  switch (m.type) {
+    case 'prop':
+      throw new RaftError('ProposalDropped', 'no leader known (election in progress)');
+    case 'app':
+    case 'heartbeat':
+    case 'snap':
+      // Raft §5.2: a candidate that hears from a leader of its term returns to follower.
+      r.becomeFollower(m.term, m.from);
+      handleLeaderMessage(r, m);
+      return;
+    default:
+      if (m.type === myVoteResp) r.poll(m.from, !m.reject);
+  }
+}
+
+function handleLeaderMessage(r: Raft, m: Message): void {
+  if (m.type === 'app') handleAppend(r, m);
+  else if (m.type === 'heartbeat') handleHeartbeat(r, m);
+  else handleSnapshot(r, m);
+}
+
+function handleAppend(r: Raft, m: Message): void {
+  if (m.index < r.log.committed) {
+    r.send({ type: 'appResp', to: m.from, index: r.log.committed });
+    return;
+  }
+  const lastNew = r.log.maybeAppend(m.index, m.logTerm, m.commit, m.entries);
+  if (lastNew !== null) {
+    r.send({ type: 'appResp', to: m.from, index: lastNew });
+    return;
+  }
+  // Find the last index whose term is <= the leader's term at m.index: entries above it
+  // cannot match, so the leader may skip them all in one round trip.
+  const hint = index(Math.min(m.index, r.log.lastIndex()));
+  const [hintIndex, hintTerm] = r.log.findConflictByTerm(hint, m.logTerm);
+  r.send({ type: 'appResp', to: m.from, index: m.index, reject: true, rejectHint: hintIndex, rejectHintTerm: hintTerm });
+}
+
+function handleHeartbeat(r: Raft, m: Message): void {
+  r.log.commitTo(m.commit);
+  r.send({ type: 'heartbeatResp', to: m.from, context: m.context });
+}
+
+function handleSnapshot(r: Raft, m: Message): void {
+  if (m.snapshot === null) throw new Error('assert: snap message without snapshot');
+  if (r.restore(m.snapshot)) r.send({ type: 'appResp', to: m.from, index: r.log.lastIndex() });
+  else r.send({ type: 'appResp', to: m.from, index: r.log.committed });
+}

@@ -1,0 +1,240 @@
+import { decodeConfChange } from './conf-change-codec.ts';
+import { isLeaveJoint } from './confchange.ts';
+import { pendingReadIndexMessagesMax } from './limits.ts';
+import type { Progress } from './progress.ts';
+import type { Raft } from './raft.ts';
+import type { ReadRequest } from './read-only.ts';
+import { roundContext, roundOf } from './read-only.ts';
+import { isJoint } from './tracker.ts';
+import { RaftError, index } from './types.ts';
+import type { Entry, Message, NodeId } from './types.ts';
+
+/** The leader's step function (etcd's stepLeader). */
+export function stepLeader(r: Raft, m: Message): void {
+  switch (m.type) {
+    case 'beat':
+      bcastHeartbeat(r, new Uint8Array(0));
+      return;
+    case 'checkQuorum':
+      // Raft thesis §6.2: a leader that cannot reach a quorum for an election timeout steps down.
+      if (!r.trk.quorumActive(r.id)) {
+        r.becomeFollower(r.term, '');
+        return;
+      }
+      for (const [id, pr] of r.trk.progress) if (id !== r.id) pr.recentActive = false;
+      return;
+    case 'prop':
+      handleProp(r, m);
+      return;
+    case 'readIndex':
+      handleReadIndex(r, m);
+      return;
+    default:
+  }
+  const pr = r.trk.progress.get(m.from);
+  if (pr === undefined) return;
+  switch (m.type) {
+    case 'appResp':
+      handleAppResp(r, m, pr);
+      return;
+    case 'heartbeatResp':
+      handleHeartbeatResp(r, m, pr);
+      return;
+    case 'snapStatus':
+      if (pr.state !== 'snapshot') return;
+      if (m.reject) pr.pendingSnapshot = index(0);
+      pr.becomeProbe();
+      // Wait for the next heartbeat answer before probing, so a failing peer is not flooded.
+      pr.probeSent = true;
+      return;
+    case 'unreachable':
+      if (pr.state === 'replicate') pr.becomeProbe();
+      return;
+    case 'transferLeader':
+      handleTransferLeader(r, m.from, pr);
+      return;
+    default:
+  }
+}
+
+function handleProp(r: Raft, m: Message): void {
+  if (m.entries.length === 0) throw new Error('assert: empty proposal');
+  if (!r.trk.progress.has(r.id)) throw new RaftError('ProposalDropped', 'this node was removed from the cluster');
+  if (r.leadTransferee !== '') throw new RaftError('ProposalDropped', `leadership transfer to ${r.leadTransferee} in progress`);
+  const local = m.from === r.id;
+  const entries: Entry[] = m.entries.map((e, i) => {
+    if (e.type !== 'confChange') return e;
+    const refusal = confChangeRefusal(r, isLeaveJoint(decodeConfChange(e.data)));
+    if (refusal === null) {
+      r.pendingConfIndex = index(r.log.lastIndex() + i + 1);
+      return e;
+    }
+    if (local) throw new RaftError('ConfChangePending', refusal);
+    // A forwarded change that cannot go in becomes a no-op, keeping the batch's positions.
+    return { ...e, type: 'normal', data: new Uint8Array(0) };
+  });
+  r.appendEntries(entries);
+  bcastAppend(r);
+}
+
+function confChangeRefusal(r: Raft, leave: boolean): string | null {
+  if (r.pendingConfIndex > r.log.applied) return `conf change at ${r.pendingConfIndex} not applied yet`;
+  const joint = isJoint(r.trk.config);
+  if (joint && !leave) return 'in a joint configuration: only leaving it is allowed';
+  if (!joint && leave) return 'not in a joint configuration: nothing to leave';
+  return null;
+}
+
+function handleAppResp(r: Raft, m: Message, pr: Progress): void {
+  pr.recentActive = true;
+  if (m.reject) {
+    let nextProbe = m.rejectHint;
+    if (m.rejectHintTerm > 0) nextProbe = r.log.findConflictByTerm(m.rejectHint, m.rejectHintTerm)[0];
+    if (pr.maybeDecrTo(m.index, nextProbe)) {
+      if (pr.state === 'replicate') pr.becomeProbe();
+      sendAppend(r, m.from);
+    }
+    return;
+  }
+  const oldPaused = pr.isPaused();
+  if (!pr.maybeUpdate(m.index) && !(pr.match === m.index && pr.state === 'probe')) return;
+  if (pr.state === 'probe') {
+    pr.becomeReplicate();
+  } else if (pr.state === 'snapshot' && pr.match + 1 >= r.log.firstIndex()) {
+    pr.becomeProbe();
+    pr.becomeReplicate();
+  } else if (pr.state === 'replicate') {
+    pr.inflights.freeLE(m.index);
+  }
+  if (r.maybeCommit()) {
+    if (r.role !== 'leader') return;
+    bcastAppend(r);
+  } else if (oldPaused) {
+    sendAppend(r, m.from);
+  }
+  while (maybeSendAppend(r, m.from, false)) {
+    // keep streaming while the inflight window allows
+  }
+  if (m.from === r.leadTransferee && pr.match === r.log.lastIndex()) {
+    r.send({ type: 'timeoutNow', to: m.from });
+  }
+}
+
+function handleHeartbeatResp(r: Raft, m: Message, pr: Progress): void {
+  pr.recentActive = true;
+  pr.probeSent = false;
+  if (pr.state === 'replicate' && pr.inflights.full()) pr.inflights.freeFirstOne();
+  if (pr.match < r.log.lastIndex()) sendAppend(r, m.from);
+  const round = roundOf(m.context);
+  if (round === null) return;
+  const acks = r.readOnly.recvAck(m.from, round);
+  if (acks !== undefined && r.trk.quorumIn(acks)) {
+    for (const req of r.readOnly.release(round)) respondRead(r, req);
+  }
+}
+
+function handleTransferLeader(r: Raft, transferee: NodeId, pr: Progress): void {
+  if (pr.isLearner) return;
+  if (r.leadTransferee !== '') {
+    if (r.leadTransferee === transferee) return;
+    r.leadTransferee = '';
+  }
+  if (transferee === r.id) return;
+  // The transfer must finish within an election timeout (thesis §3.10), counted from now.
+  r.electionElapsed = 0;
+  r.leadTransferee = transferee;
+  if (pr.match === r.log.lastIndex()) r.send({ type: 'timeoutNow', to: transferee });
+  else sendAppend(r, transferee);
+}
+
+function handleReadIndex(r: Raft, m: Message): void {
+  const from = m.from === '' ? r.id : m.from;
+  if (r.trk.isSingleton()) {
+    respondRead(r, { from, context: m.context, index: r.log.committed, round: 0 });
+    return;
+  }
+  // Thesis §6.4: until an entry of its term commits, the leader does not know the commit index.
+  if (!r.committedEntryInCurrentTerm()) {
+    if (r.pendingReadIndexMessages.length < pendingReadIndexMessagesMax) r.pendingReadIndexMessages.push(m);
+    return;
+  }
+  r.readOnly.add(from, m.context, r.log.committed);
+}
+
+/** Leader: sends one heartbeat round for every read queued since the last round. */
+export function flushReadRound(r: Raft): void {
+  if (r.role !== 'leader' || !r.readOnly.hasUnsentRound()) return;
+  const round = r.readOnly.startRound(r.id);
+  const acks = r.readOnly.recvAck(r.id, round);
+  if (acks !== undefined && r.trk.quorumIn(acks)) {
+    for (const req of r.readOnly.release(round)) respondRead(r, req);
+    return;
+  }
+  bcastHeartbeat(r, roundContext(round));
+}
+
+function respondRead(r: Raft, req: ReadRequest): void {
+  if (req.from === r.id) r.readStates.push({ index: req.index, requestContext: req.context });
+  else r.send({ type: 'readIndexResp', to: req.from, index: req.index, context: req.context });
+}
+
+/** Sends a heartbeat to every other member; its commit is capped at what the peer matched. */
+export function bcastHeartbeat(r: Raft, context: Uint8Array): void {
+  for (const [id, pr] of r.trk.progress) {
+    if (id === r.id) continue;
+    r.send({ type: 'heartbeat', to: id, commit: index(Math.min(pr.match, r.log.committed)), context });
+  }
+}
+
+/** Sends app messages to every other member (empty ones too unless sendIfEmpty is false). */
+export function bcastAppend(r: Raft, sendIfEmpty = true): void {
+  for (const id of r.trk.ids()) {
+    if (id !== r.id) maybeSendAppend(r, id, sendIfEmpty);
+  }
+}
+
+/** Sends an app (or a snapshot) to `to` unless its progress is paused. */
+export function sendAppend(r: Raft, to: NodeId): void {
+  maybeSendAppend(r, to, true);
+}
+
+function maybeSendAppend(r: Raft, to: NodeId, sendIfEmpty: boolean): boolean {
+  const pr = r.trk.progress.get(to);
+  if (pr === undefined || pr.isPaused()) return false;
+  const prev = index(pr.next - 1);
+  let prevTerm;
+  let ents: Entry[];
+  try {
+    prevTerm = r.log.term(prev);
+    ents = r.log.entriesFrom(pr.next, r.maxMsgBytes);
+  } catch (e) {
+    if (e instanceof RaftError && e.code === 'Compacted') return sendSnapshot(r, to, pr);
+    throw e;
+  }
+  if (ents.length === 0 && !sendIfEmpty) return false;
+  r.send({ type: 'app', to, index: prev, logTerm: prevTerm, entries: ents, commit: r.log.committed });
+  const last = ents[ents.length - 1];
+  if (pr.state === 'replicate' && last !== undefined) {
+    pr.optimisticUpdate(last.index);
+    pr.inflights.add(last.index);
+  } else if (pr.state === 'probe') {
+    pr.probeSent = true;
+  }
+  return true;
+}
+
+function sendSnapshot(r: Raft, to: NodeId, pr: Progress): boolean {
+  // Only send a snapshot to a peer known to be alive: it is expensive.
+  if (!pr.recentActive) return false;
+  let snap;
+  try {
+    snap = r.log.snapshot();
+  } catch (e) {
+    if (e instanceof RaftError && e.code === 'SnapshotTemporarilyUnavailable') return false;
+    throw e;
+  }
+  if (snap.metadata.index === 0) throw new Error('assert: need a snapshot but storage has none');
+  pr.becomeSnapshot(snap.metadata.index);
+  r.send({ type: 'snap', to, snapshot: snap });
+  return true;
+}

@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Net, enc } from './net.ts';
+
+test('a pre-candidate does not bump its term, and a partitioned node does not disrupt the cluster on rejoin (thesis §9.6)', () => {
+  const net = new Net(['a', 'b', 'c'], { preVote: true, checkQuorum: true });
+  net.elect('a');
+  const t = net.node('a').status().term;
+  net.isolate('c');
+  net.tickAll(50);
+  assert.equal(net.node('c').status().term, t, 'pre-votes never reached a quorum, so the term stayed');
+  assert.equal(net.node('c').status().role, 'preCandidate');
+  net.heal();
+  net.tickAll(3);
+  assert.equal(net.node('a').status().role, 'leader');
+  assert.equal(net.node('a').status().term, t);
+  assert.equal(net.node('c').status().lead, 'a');
+});
+
+test('without pre-vote a rejoining partitioned node forces a new term', () => {
+  const net = new Net(['a', 'b', 'c'], { preVote: false });
+  net.elect('a');
+  const t = net.node('a').status().term;
+  net.isolate('c');
+  net.tickAll(50);
+  assert.ok(net.node('c').status().term > t);
+  net.heal();
+  net.tickAll(30);
+  assert.ok(net.node('a').status().term > t);
+});
+
+test('pre-vote wins and then runs a real election in term + 1', () => {
+  const net = new Net(['a', 'b', 'c'], { preVote: true });
+  assert.equal(net.elect('a'), 'leader');
+  assert.equal(net.node('a').status().term, 1);
+  assert.ok(net.sent.some((m) => m.type === 'preVote' && m.term === 1));
+});
+
+test('with checkQuorum a voter that heard from its leader within the election timeout ignores vote requests (thesis §4.2.3)', () => {
+  const net = new Net(['a', 'b', 'c'], { checkQuorum: true });
+  net.elect('a');
+  net.cutLink('a', 'c');
+  net.node('c').campaign();
+  net.settle();
+  // b heard from a recently: it ignores c's request entirely, so c cannot win.
+  assert.equal(net.node('a').status().role, 'leader');
+  assert.equal(net.node('b').status().lead, 'a');
+  assert.ok(!net.sent.some((m) => m.type === 'voteResp' && m.from === 'b' && m.to === 'c'));
+});
+
+test('with checkQuorum a leader that does not hear from a quorum for an election timeout steps down', () => {
+  const net = new Net(['a', 'b', 'c'], { checkQuorum: true });
+  net.elect('a');
+  net.isolate('a');
+  for (let i = 0; i < 25; i++) {
+    net.node('a').tick();
+    net.settle();
+  }
+  assert.equal(net.node('a').status().role, 'follower');
+  assert.throws(() => net.node('a').propose(enc('x')), { code: 'ProposalDropped' });
+});
+
+test('with checkQuorum a leader that hears from a quorum stays leader', () => {
+  const net = new Net(['a', 'b', 'c'], { checkQuorum: true });
+  net.elect('a');
+  net.isolate('c');
+  for (let i = 0; i < 25; i++) {
+    net.node('a').tick();
+    net.node('b').tick();
+    net.settle();
+  }
+  assert.equal(net.node('a').status().role, 'leader');
+});
+
+test('planted bug voteWithoutLogCheck lets a stale candidate win', () => {
+  for (const bug of [false, true]) {
+    const net = new Net(['a', 'b', 'c'], bug ? { bugs: { voteWithoutLogCheck: true } } : {});
+    net.elect('a');
+    net.isolate('c');
+    net.node('a').propose(enc('x'));
+    net.settle();
+    net.heal();
+    net.isolate('a');
+    net.elect('c');
+    assert.equal(net.node('c').status().role === 'leader', bug, `bug=${bug}`);
+  }
+});
+
+test('planted bug voteNotPersisted: the new vote is missing from the persisted hard state', () => {
+  for (const bug of [false, true]) {
+    const net = new Net(['a', 'b', 'c'], bug ? { bugs: { voteNotPersisted: true } } : {});
+    net.elect('a');
+    assert.equal(net.node('b').status().vote, 'a');
+    const hs = net.peer('b').storage.initialState().hardState;
+    assert.equal(hs.term, 1);
+    assert.equal(hs.vote, bug ? '' : 'a', `bug=${bug}`);
+    net.restart('b');
+    assert.equal(net.node('b').status().vote, bug ? '' : 'a');
+  }
+});

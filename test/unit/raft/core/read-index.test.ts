@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Net, dec, enc } from './net.ts';
+
+test('a leader answers a read after a heartbeat round confirms it still leads (thesis §6.4)', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc('x'));
+  net.settle();
+  net.node('a').readIndex(enc('r1'));
+  // Nothing yet: the read waits for a quorum of heartbeat answers.
+  const rd = net.node('a').ready();
+  assert.equal(rd.readStates.length, 0);
+  assert.ok(rd.messages.some((m) => m.type === 'heartbeat' && m.context.byteLength > 0));
+  net.node('a').advance(rd);
+  net.queue.push(...rd.messages);
+  net.settle();
+  const rs = net.peer('a').readStates;
+  assert.equal(rs.length, 1);
+  assert.equal(dec(rs[0]!.requestContext), 'r1');
+  assert.equal(rs[0]!.index, 2);
+});
+
+test('a partitioned leader cannot answer a read', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.isolate('a');
+  net.node('a').readIndex(enc('r'));
+  net.settle();
+  assert.equal(net.peer('a').readStates.length, 0);
+});
+
+test('reads issued together share one heartbeat round', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  const before = net.sent.filter((m) => m.type === 'heartbeat').length;
+  for (const c of ['r1', 'r2', 'r3']) net.node('a').readIndex(enc(c));
+  net.settle();
+  const rounds = net.sent.filter((m) => m.type === 'heartbeat').length - before;
+  assert.equal(rounds, 2, 'one heartbeat per follower');
+  assert.deepEqual(net.peer('a').readStates.map((r) => dec(r.requestContext)), ['r1', 'r2', 'r3']);
+});
+
+test('two reads with the same context both get an answer', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').readIndex(enc('same'));
+  net.node('a').readIndex(enc('same'));
+  net.settle();
+  assert.equal(net.peer('a').readStates.length, 2);
+});
+
+test('a follower forwards a read to the leader and emits the ReadState from its answer', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc('x'));
+  net.settle();
+  net.node('b').readIndex(enc('fr'));
+  net.settle();
+  assert.ok(net.sent.some((m) => m.type === 'readIndex' && m.from === 'b' && m.to === 'a'));
+  assert.ok(net.sent.some((m) => m.type === 'readIndexResp' && m.to === 'b'));
+  const rs = net.peer('b').readStates;
+  assert.equal(rs.length, 1);
+  assert.equal(dec(rs[0]!.requestContext), 'fr');
+  assert.equal(rs[0]!.index, 2);
+});
+
+test('a new leader delays reads until an entry of its term is committed', () => {
+  const net = new Net(['a', 'b', 'c']);
+  // Hold back every app so the leader's no-op cannot commit.
+  net.filter = (m) => m.type !== 'app';
+  net.elect('a');
+  net.node('a').readIndex(enc('early'));
+  net.settle();
+  assert.equal(net.peer('a').readStates.length, 0);
+  net.filter = () => true;
+  net.tickAll(1);
+  const rs = net.peer('a').readStates;
+  assert.equal(rs.length, 1);
+  assert.equal(rs[0]!.index, 1);
+});
+
+test('a single-voter cluster answers a read at once', () => {
+  const net = new Net(['a']);
+  net.elect('a');
+  net.node('a').readIndex(enc('now'));
+  const rd = net.node('a').ready();
+  assert.equal(rd.readStates.length, 1);
+  assert.equal(rd.readStates[0]!.index, 1);
+  net.node('a').advance(rd);
+});

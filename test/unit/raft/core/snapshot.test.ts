@@ -1,0 +1,84 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Net, dec, enc } from './net.ts';
+import { index } from '../../../../raft/core/index.ts';
+
+function compactLeader(net: Net, id: string): number {
+  const p = net.peer(id);
+  const at = p.appliedIndex;
+  p.storage.createSnapshot(index(at), net.node(id).status().confState, enc(`state@${at}`));
+  p.storage.compact(index(at));
+  return at;
+}
+
+test('a leader sends a snapshot to a follower that needs compacted entries, and the follower restores it', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.isolate('c');
+  for (const x of ['1', '2', '3']) net.node('a').propose(enc(x));
+  net.settle();
+  const at = compactLeader(net, 'a');
+  net.node('a').propose(enc('4'));
+  net.settle();
+  net.heal();
+  net.tickAll(2);
+  const snaps = net.sent.filter((m) => m.type === 'snap' && m.to === 'c');
+  assert.equal(snaps.length, 1);
+  const c = net.peer('c');
+  assert.equal(c.storage.snapshot().metadata.index, at);
+  assert.equal(dec(c.storage.snapshot().data), `state@${at}`);
+  assert.deepEqual(c.storage.snapshot().metadata.confState.voters, ['a', 'b', 'c']);
+  assert.deepEqual(net.appliedData('c'), ['4'], 'entries after the snapshot are replicated normally');
+  assert.equal(net.node('a').status().progress['c']?.state, 'replicate');
+});
+
+test('while a snapshot is in flight the leader sends the follower nothing else; a failed report resumes probing', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.isolate('c');
+  net.node('a').propose(enc('1'));
+  net.settle();
+  compactLeader(net, 'a');
+  net.heal();
+  net.filter = (m) => m.type !== 'snap';
+  net.tickAll(3);
+  assert.equal(net.node('a').status().progress['c']?.state, 'snapshot');
+  net.node('a').reportSnapshot('c', false);
+  assert.equal(net.node('a').status().progress['c']?.state, 'probe');
+  net.filter = () => true;
+  net.tickAll(3);
+  assert.equal(net.node('a').status().progress['c']?.state, 'replicate');
+  assert.equal(net.node('c').status().commit, net.node('a').status().commit);
+});
+
+test('a node restarted from a snapshot in storage resumes after it', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  for (const x of ['1', '2']) net.node('a').propose(enc(x));
+  net.settle();
+  const at = compactLeader(net, 'b');
+  net.restart('b');
+  const s = net.node('b').status();
+  assert.equal(s.applied, at);
+  assert.deepEqual(s.confState.voters, ['a', 'b', 'c']);
+  net.node('a').propose(enc('3'));
+  net.settle();
+  assert.deepEqual(net.appliedData('b'), ['1', '2', '3']);
+});
+
+test('MemoryStorage: compact drops entries, keeps the term of the snapshot index, refuses compacted reads', () => {
+  const net = new Net(['a']);
+  net.elect('a');
+  for (const x of ['1', '2', '3']) net.node('a').propose(enc(x));
+  net.settle();
+  const st = net.peer('a').storage;
+  st.createSnapshot(index(3), null, enc('s'));
+  st.compact(index(3));
+  assert.equal(st.firstIndex(), 4);
+  assert.equal(st.lastIndex(), 4);
+  assert.equal(st.term(index(3)), 1);
+  assert.throws(() => st.entries(index(3), index(5), Infinity), { code: 'Compacted' });
+  assert.throws(() => st.entries(index(4), index(6), Infinity), { code: 'Unavailable' });
+  const c = st.clone();
+  assert.deepEqual(c.entries(index(4), index(5), Infinity), st.entries(index(4), index(5), Infinity));
+});
