@@ -1,0 +1,120 @@
+// The Storage of one replica of the Raft-replicated store. Writes go through the log (proposed
+// here on the leader, forwarded to it from a follower); reads are served from the local state
+// machine, after a ReadIndex round when they must be linearizable.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AppliedState, ReplicaStateMachine } from './applied-state.ts';
+import { decodeCommand, decodeResult, encodeCommand, encodeResult, type Command, type CommandResult } from './commands.ts';
+import {
+  followerCatchUpTimeoutMs, readIndexAttemptsMax, writeAttemptsMax, writeRetryBackoffBaseMs, writeRetryBackoffMaxMs,
+} from './limits.ts';
+import type { ReplicationLog } from './replication-log.ts';
+import { startRetentionCompactor } from './retention-compactor.ts';
+import { StateMachineStorage } from './state-machine-storage.ts';
+import { StorageError } from './storage.ts';
+
+/** Options of a replicated storage. */
+export interface ReplicatedStorageOptions {
+  /** This replica's name, used in request ids. */
+  readonly replicaName: string;
+  /** History the leader keeps when compacting (default 5 minutes). */
+  readonly retentionMs: number;
+  readonly compactionIntervalMs?: number;
+}
+
+/** A replica's Storage over Raft. `attach()` the log before use; give `stateMachine` to the Raft driver. */
+export class ReplicatedStorage extends StateMachineStorage {
+  private log: ReplicationLog | null = null;
+
+  constructor(state: AppliedState, options: ReplicatedStorageOptions) {
+    super(state, options.replicaName);
+    this.compactor = startRetentionCompactor({
+      retentionMs: options.retentionMs,
+      ...(options.compactionIntervalMs !== undefined ? { intervalMs: options.compactionIntervalMs } : {}),
+      shouldRun: () => !state.isClosed() && this.log !== null && this.log.isLeader(),
+      revisionAtOrBefore: (ts) => state.machine.revisionAtOrBefore(ts),
+      compactedRevision: () => state.machine.compactedRevision(),
+      compact: (rev) => this.compact(rev),
+    });
+  }
+
+  /** The state machine the Raft driver applies committed entries to (and snapshots/restores). */
+  get stateMachine(): ReplicaStateMachine {
+    return this.state;
+  }
+
+  /** Connects the Raft node; until then writes and linearizable reads fail with `Unavailable`. */
+  attach(log: ReplicationLog): void {
+    if (this.log !== null) throw new Error('assert: replication log attached twice');
+    this.log = log;
+  }
+
+  /**
+   * The leader's side of a forwarded write: proposes the command and answers with its encoded
+   * result. Throws (so the follower retries) when this replica is not the leader.
+   */
+  async handleForwarded(data: Uint8Array): Promise<Uint8Array> {
+    const log = this.requireLog();
+    if (!log.isLeader()) throw new StorageError('Unavailable', 'not the leader');
+    const command = decodeCommand(data);
+    await log.propose(data);
+    return encodeResult(this.appliedResult(command));
+  }
+
+  protected async submit(command: Command): Promise<CommandResult> {
+    const data = encodeCommand(command);
+    let lastError: unknown = null;
+    for (let attempt = 0; attempt < writeAttemptsMax; attempt += 1) {
+      if (attempt > 0) await sleep(backoffMs(attempt));
+      this.checkOpen();
+      const log = this.requireLog();
+      const viaLeader = !log.isLeader();
+      let forwarded: Uint8Array | null = null;
+      try {
+        if (viaLeader) forwarded = await log.forwardToLeader(data);
+        else await log.propose(data);
+      } catch (error) {
+        if (error instanceof StorageError && error.code !== 'Unavailable') throw error;
+        // Same request id next time: the state machine applies it at most once.
+        lastError = error;
+        continue;
+      }
+      if (forwarded === null) return this.appliedResult(command);
+      // Read-your-writes: answer only once this replica (and its watchers) applied the command too.
+      await this.state.waitForRequest(command.requestId, followerCatchUpTimeoutMs);
+      return decodeResult(forwarded);
+    }
+    throw new StorageError('Unavailable', `write not acknowledged after ${writeAttemptsMax} attempts: ${String(lastError)}`);
+  }
+
+  protected async confirmRead(): Promise<void> {
+    let lastError: unknown = null;
+    for (let attempt = 0; attempt < readIndexAttemptsMax; attempt += 1) {
+      if (attempt > 0) await sleep(backoffMs(attempt));
+      this.checkOpen();
+      try {
+        await this.requireLog().readIndex();
+        return;
+      } catch (error) {
+        if (error instanceof StorageError) throw error;
+        lastError = error;
+      }
+    }
+    throw new StorageError('Unavailable', `linearizable read not confirmed after ${readIndexAttemptsMax} attempts: ${String(lastError)}`);
+  }
+
+  private appliedResult(command: Command): CommandResult {
+    const result = this.state.machine.resultOf(command.requestId);
+    if (result === null) throw new StorageError('Unavailable', `result of request ${command.requestId} is no longer known`);
+    return result;
+  }
+
+  private requireLog(): ReplicationLog {
+    if (this.log === null) throw new StorageError('Unavailable', 'replication log not attached yet');
+    return this.log;
+  }
+}
+
+/** The pause before retry `attempt` (1-based): doubling from the base, capped. */
+function backoffMs(attempt: number): number {
+  return Math.min(writeRetryBackoffMaxMs, writeRetryBackoffBaseMs * 2 ** (attempt - 1));
+}

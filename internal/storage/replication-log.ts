@@ -1,0 +1,14 @@
+// What the storage needs from the Raft node. The driver (raft/node.ts) adapts to this; storage
+// never imports Raft.
+
+/** The replicated log as seen by one replica's storage. */
+export interface ReplicationLog {
+  /** Appends a command; resolves when it is committed AND applied locally. Throws (coded) when not leader or dropped. */
+  propose(data: Uint8Array): Promise<void>;
+  /** From a follower: sends the command to the leader, whose `ReplicatedStorage.handleForwarded` answers with the encoded result. */
+  forwardToLeader(data: Uint8Array): Promise<Uint8Array>;
+  /** Resolves when this replica has applied at least the linearizable read index. */
+  readIndex(): Promise<void>;
+  /** Whether this replica currently believes it is the leader. */
+  isLeader(): boolean;
+}

@@ -1,0 +1,225 @@
+// The replicated object store's state machine: one SQLite database per replica, applied from the
+// log in batches (one transaction per batch), with MVCC reads and history for watches.
+import Database from 'better-sqlite3';
+import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { decodeCommand, decodeResult, encodeResult, type Command, type CommandResult } from './commands.ts';
+import type { ChangeEvent } from './change-event.ts';
+import { requestIdWindowEntries } from './limits.ts';
+import { applyCommand, toBuffer, type ApplyCounters } from './state-apply.ts';
+import { ListStatements, readHistory, readKey, rowToKeyValue, scanPrefix } from './state-reads.ts';
+import { openDatabase, prepareStatements, type Db, type Statements } from './state-schema.ts';
+import { revision, StorageError, type KeyValue, type ListResult, type Revision } from './storage.ts';
+
+/** One log entry handed to the state machine; empty `data` is a no-op (e.g. a leader's first entry). */
+export interface LogEntry {
+  readonly index: number;
+  readonly data: Uint8Array;
+}
+
+/** One command applied in a batch, with its result (the original one when it was a retried duplicate). */
+export interface AppliedCommand {
+  readonly index: number;
+  readonly command: Command;
+  readonly result: CommandResult;
+  readonly duplicate: boolean;
+}
+
+/** What a batch did: results in log order and the changes, in revision order, to publish to watchers. */
+export interface ApplyOutcome {
+  readonly applied: readonly AppliedCommand[];
+  readonly events: readonly ChangeEvent[];
+}
+
+/** Options of a prefix list on the state machine (validated; see `Storage.list`). */
+export interface StateListOptions {
+  readonly prefix: string;
+  readonly revision?: number;
+  readonly startKey?: string;
+  readonly limit?: number;
+}
+
+/** The SQLite state machine. Synchronous; single connection; not safe to share across threads. */
+export class SqliteStateMachine {
+  private db: Db;
+  private st: Statements;
+  private lists: ListStatements;
+  private counters: ApplyCounters;
+  private applied: number;
+
+  private constructor(private readonly path: string) {
+    this.db = openDatabase(path);
+    this.st = prepareStatements(this.db);
+    this.lists = new ListStatements(this.db);
+    this.counters = { revision: 0, compactedRevision: 0 };
+    this.applied = 0;
+    this.loadMeta();
+  }
+
+  /** Opens (or creates) the database at `path` (a file path or ':memory:'). */
+  static open(path: string): SqliteStateMachine {
+    return new SqliteStateMachine(path);
+  }
+
+  /** The last log index applied (0 when none); durable together with the rows it produced. */
+  appliedIndex(): number {
+    return this.applied;
+  }
+
+  /** The revision of the last applied write (0 when none). */
+  currentRevision(): Revision {
+    return revision(this.counters.revision);
+  }
+
+  /** The revision history was compacted to: reads below it fail with `Compacted`. */
+  compactedRevision(): Revision {
+    return revision(this.counters.compactedRevision);
+  }
+
+  /**
+   * Applies entries in one transaction. Entries at or below the applied index are skipped (a
+   * replay after restart); indexes must increase. Deterministic: same entries, same database.
+   */
+  applyEntries(entries: readonly LogEntry[]): ApplyOutcome {
+    const applied: AppliedCommand[] = [];
+    const events: ChangeEvent[] = [];
+    const counters = { ...this.counters };
+    let index = this.applied;
+    this.db.transaction(() => {
+      for (const entry of entries) {
+        if (entry.index <= index) {
+          if (entry.index <= this.applied) continue;
+          throw new Error(`assert: entry index ${entry.index} does not follow ${index}`);
+        }
+        index = entry.index;
+        if (entry.data.length === 0) continue;
+        const command = decodeCommand(entry.data);
+        const done = this.applyOnce(counters, entry.index, command);
+        applied.push(done.applied);
+        if (done.event !== null) events.push(done.event);
+      }
+      this.st.requestPrune.run(index - requestIdWindowEntries);
+      this.st.metaSet.run('applied_index', index);
+      this.st.metaSet.run('revision', counters.revision);
+      this.st.metaSet.run('compacted_revision', counters.compactedRevision);
+    })();
+    this.counters = counters;
+    this.applied = index;
+    return { applied, events };
+  }
+
+  private applyOnce(counters: ApplyCounters, index: number, command: Command): { applied: AppliedCommand; event: ChangeEvent | null } {
+    const seen = this.st.requestGet.get(command.requestId);
+    if (seen !== undefined) {
+      return { applied: { index, command, result: decodeResult(seen.result), duplicate: true }, event: null };
+    }
+    const outcome = applyCommand(this.st, counters, command);
+    this.st.requestPut.run(command.requestId, index, toBuffer(encodeResult(outcome.result)));
+    return { applied: { index, command, result: outcome.result, duplicate: false }, event: outcome.event };
+  }
+
+  /** The remembered result of a request id, or null when unknown or pruned. */
+  resultOf(requestId: string): CommandResult | null {
+    const row = this.st.requestGet.get(requestId);
+    return row === undefined ? null : decodeResult(row.result);
+  }
+
+  /** Reads one key, latest or as of `at`. Throws `Compacted` / `RevisionTooLarge` for an unreadable revision. */
+  get(key: string, at?: number): KeyValue | null {
+    if (at !== undefined) this.checkReadable(at);
+    return readKey(this.st, key, this.historicRevision(at));
+  }
+
+  /** Lists a prefix, all items at one revision (latest unless `revision` is given). */
+  list(options: StateListOptions): ListResult {
+    if (options.revision !== undefined) this.checkReadable(options.revision);
+    const at = this.historicRevision(options.revision);
+    const page = scanPrefix(this.db, this.lists, {
+      prefix: options.prefix,
+      ...(options.startKey !== undefined ? { startKey: options.startKey } : {}),
+      limit: options.limit ?? 0,
+      at,
+    });
+    return {
+      items: page.rows.map(rowToKeyValue),
+      revision: revision(options.revision ?? this.counters.revision),
+      nextKey: page.nextKey,
+      remainingCount: page.remainingCount,
+    };
+  }
+
+  /** Changes after revision `after` to keys with `prefix`, oldest first, at most `limit`. Throws `Compacted`. */
+  history(after: number, prefix: string, limit: number): ChangeEvent[] {
+    if (after < this.counters.compactedRevision) throw compactedError(after, this.counters.compactedRevision);
+    return readHistory(this.st, { after, prefix, limit });
+  }
+
+  /** The newest revision written at or before `timestampMs` (by the proposers' clocks), at least the compacted one. */
+  revisionAtOrBefore(timestampMs: number): Revision {
+    const row = this.st.revisionAtOrBefore.get(this.counters.compactedRevision, timestampMs);
+    return revision(row?.rev ?? this.counters.compactedRevision);
+  }
+
+  /** `at` when it is older than the current revision, else null: the latest state is cheaper to read. */
+  private historicRevision(at: number | undefined): number | null {
+    return at !== undefined && at < this.counters.revision ? at : null;
+  }
+
+  /** Throws unless the state at revision `at` is still readable. */
+  checkReadable(at: number): void {
+    if (at < this.counters.compactedRevision) throw compactedError(at, this.counters.compactedRevision);
+    if (at > this.counters.revision) {
+      throw new StorageError('RevisionTooLarge', `Too large resource version: ${at}, current: ${this.counters.revision}`, this.currentRevision());
+    }
+  }
+
+  /** Writes a consistent copy of the database to `filePath` (online backup); returns the applied index it holds. */
+  async snapshotTo(filePath: string): Promise<{ appliedIndex: number }> {
+    await this.db.backup(filePath);
+    // The backup tracks writes made while it ran, so the index is read from the copy itself.
+    const copy = new Database(filePath, { readonly: true });
+    try {
+      const row = copy.prepare<[], { value: number }>("SELECT value FROM meta WHERE name = 'applied_index'").get();
+      return { appliedIndex: row?.value ?? 0 };
+    } finally {
+      copy.close();
+    }
+  }
+
+  /** Replaces the whole database with the snapshot at `filePath` (close, swap the file, reopen). */
+  restoreFrom(filePath: string): void {
+    this.db.close();
+    if (this.path === ':memory:') {
+      const image = readFileSync(filePath);
+      // An in-memory database cannot use WAL: mark the image as a rollback-journal file
+      // (header bytes 18 and 19 are the write and read format versions: 1 legacy, 2 WAL).
+      image[18] = 1;
+      image[19] = 1;
+      this.db = openDatabase(image);
+    } else {
+      const incoming = `${this.path}.restore`;
+      copyFileSync(filePath, incoming);
+      rmSync(`${this.path}-wal`, { force: true });
+      rmSync(`${this.path}-shm`, { force: true });
+      renameSync(incoming, this.path);
+      this.db = openDatabase(this.path);
+    }
+    this.st = prepareStatements(this.db);
+    this.lists = new ListStatements(this.db);
+    this.loadMeta();
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private loadMeta(): void {
+    const value = (name: string): number => this.st.metaGet.get(name)?.value ?? 0;
+    this.applied = value('applied_index');
+    this.counters = { revision: value('revision'), compactedRevision: value('compacted_revision') };
+  }
+}
+
+function compactedError(at: number, compacted: number): StorageError {
+  return new StorageError('Compacted', `revision ${at} is compacted (oldest readable is ${compacted})`);
+}
