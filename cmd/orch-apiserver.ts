@@ -1,0 +1,47 @@
+// One replica of orch: the HTTPS API and a node of the Raft group. Flags -> config -> start.
+import { join } from 'node:path';
+import { ensureAdminToken } from '../internal/cluster/admin-token.ts';
+import { FlagError, parseReplicaFlags, type ReplicaFlags } from '../internal/replica/parse-flags.ts';
+import { startReplica } from '../internal/replica/start-replica.ts';
+
+let flags: ReplicaFlags;
+try {
+  flags = parseReplicaFlags(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof FlagError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw error;
+  console.error(`orch-apiserver: ${(error as Error).message}`);
+  process.exit(2);
+}
+
+const log = (message: string, err?: unknown): void => {
+  console.error(`${new Date().toISOString()} ${flags.name}: ${message}${err === undefined ? '' : ` ${err instanceof Error ? err.stack : String(err)}`}`);
+};
+const replica = await startReplica({
+  name: flags.name,
+  dataDir: flags.dataDir,
+  pkiDir: flags.pkiDir ?? join(flags.dataDir, 'pki'),
+  adminToken: ensureAdminToken(flags.adminTokenFile ?? join(flags.dataDir, 'admin-token')),
+  api: flags.advertiseAddress,
+  peerListen: flags.peerAddress,
+  peers: flags.peers,
+  apiDomain: flags.apiDomain,
+  retentionMs: flags.retentionMs,
+  tickMs: flags.tickMs,
+  electionTicks: flags.electionTicks,
+  snapshotEveryEntries: flags.snapshotEveryEntries,
+  log,
+});
+log(`serving https://${flags.advertiseAddress.host}:${replica.api.port}, peers on ${flags.peerAddress}`);
+
+let stopping = false;
+const shutdown = async (): Promise<void> => {
+  if (stopping) return;
+  stopping = true;
+  log(`shutting down in ${flags.shutdownDelayMs} ms`);
+  replica.api.beginShutdown();
+  await new Promise((r) => setTimeout(r, flags.shutdownDelayMs));
+  await replica.stop();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());

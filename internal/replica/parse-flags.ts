@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util';
+
+/** The replica's command-line flags after validation. */
+export interface ReplicaFlags {
+  readonly name: string;
+  readonly dataDir: string;
+  readonly pkiDir: string | null;
+  readonly adminTokenFile: string | null;
+  readonly advertiseAddress: { readonly host: string; readonly port: number };
+  readonly peerAddress: string;
+  readonly peers: Readonly<Record<string, string>>;
+  readonly apiDomain: string;
+  readonly retentionMs: number;
+  readonly shutdownDelayMs: number;
+  readonly tickMs: number | undefined;
+  readonly electionTicks: number | undefined;
+  readonly snapshotEveryEntries: number | undefined;
+}
+
+/** A flag that cannot be used; the message names it and says what is expected. */
+export class FlagError extends Error {}
+
+/** Parses a Go-style duration (`300ms`, `5s`, `1m30s`, `2h`) into milliseconds. */
+export function parseDurationMs(text: string, flag: string): number {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (text === '0') return 0;
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) throw new FlagError(`--${flag}: "${text}" is not a duration such as 300ms, 5s or 1m30s`);
+  return parts.reduce((sum, p) => sum + Number(p[1]) * (units[p[2] ?? ''] ?? 0), 0);
+}
+
+/** Parses `host:port`, requiring a port in 0..65535. */
+export function parseHostPort(text: string, flag: string): { host: string; port: number } {
+  const match = /^(.*):(\d+)$/.exec(text);
+  const port = Number(match?.[2]);
+  if (!match || !match[1] || !Number.isInteger(port) || port > 65535) throw new FlagError(`--${flag}: "${text}" is not host:port`);
+  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+/** Parses `name=host:port,...`. */
+export function parsePeers(text: string): Record<string, string> {
+  const peers: Record<string, string> = {};
+  for (const item of text.split(',').filter((s) => s !== '')) {
+    const [name, address] = item.split('=');
+    if (!name || !address) throw new FlagError(`--peers: "${item}" is not name=host:port`);
+    parseHostPort(address, 'peers');
+    peers[name] = address;
+  }
+  return peers;
+}
+
+function optionalInt(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new FlagError(`--${flag}: "${text}" is not a positive integer`);
+  return n;
+}
+
+/** Parses and validates the flags of cmd/orch-apiserver. Throws FlagError with a usable message. */
+export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      name: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'pki-dir': { type: 'string' },
+      'admin-token-file': { type: 'string' },
+      'advertise-address': { type: 'string', default: '127.0.0.1:6443' },
+      'peer-address': { type: 'string', default: '127.0.0.1:6543' },
+      peers: { type: 'string' },
+      'api-domain': { type: 'string', default: 'k8s.io' },
+      'watch-history-retention': { type: 'string', default: '5m' },
+      'shutdown-delay-duration': { type: 'string', default: '0s' },
+      'tick-ms': { type: 'string' },
+      'election-ticks': { type: 'string' },
+      'snapshot-every-entries': { type: 'string' },
+    },
+    strict: true,
+  });
+  const name = values.name;
+  if (!name || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) throw new FlagError('--name is required: a DNS label such as orch-1');
+  const peerAddress = values['peer-address'];
+  parseHostPort(peerAddress, 'peer-address');
+  const peers = values.peers === undefined ? { [name]: peerAddress } : parsePeers(values.peers);
+  if (!(name in peers)) throw new FlagError(`--peers must include this replica (${name})`);
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(values['api-domain'])) throw new FlagError(`--api-domain: "${values['api-domain']}" is not a DNS name`);
+  return {
+    name,
+    dataDir: values['data-dir'] ?? `.orch/data/${name}`,
+    pkiDir: values['pki-dir'] ?? null,
+    adminTokenFile: values['admin-token-file'] ?? null,
+    advertiseAddress: parseHostPort(values['advertise-address'], 'advertise-address'),
+    peerAddress,
+    peers,
+    apiDomain: values['api-domain'],
+    retentionMs: parseDurationMs(values['watch-history-retention'], 'watch-history-retention'),
+    shutdownDelayMs: parseDurationMs(values['shutdown-delay-duration'], 'shutdown-delay-duration'),
+    tickMs: optionalInt(values['tick-ms'], 'tick-ms'),
+    electionTicks: optionalInt(values['election-ticks'], 'election-ticks'),
+    snapshotEveryEntries: optionalInt(values['snapshot-every-entries'], 'snapshot-every-entries'),
+  };
+}

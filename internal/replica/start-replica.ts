@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { RaftNode } from '../../raft/node.ts';
+import { createApiServer, type ApiServer } from '../apiserver/index.ts';
+import { ensureClusterPki } from '../certificates/index.ts';
+import { openRaftStorage } from '../storage/raft-storage.ts';
+import { StorageError } from '../storage/storage.ts';
+import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
+import { registerReplicaGauges } from './replica-metrics.ts';
+import { leadershipHandOffMs, quorumCheckTimeoutMs } from './limits.ts';
+
+/** Everything one replica needs to start: identity, where its data lives, where it listens. */
+export interface ReplicaOptions {
+  readonly name: string;
+  readonly dataDir: string;
+  /** Directory of the cluster CA and peer certificates (created when missing). */
+  readonly pkiDir: string;
+  readonly adminToken: string;
+  readonly api: { readonly host: string; readonly port: number };
+  /** host:port the Raft peer server listens on. */
+  readonly peerListen: string;
+  /** name -> host:port of every replica's peer transport. */
+  readonly peers: Readonly<Record<string, string>>;
+  readonly apiDomain: string;
+  readonly retentionMs: number;
+  readonly tickMs?: number;
+  readonly electionTicks?: number;
+  readonly snapshotEveryEntries?: number;
+  readonly log: (message: string, err?: unknown) => void;
+}
+
+/** A running replica. */
+export interface Replica {
+  readonly raft: RaftNode;
+  readonly storage: ReplicatedStorage;
+  readonly api: ApiServer;
+  /** Stops serving, hands leadership off if leading, and closes the store. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one replica: the store's state machine, the Raft node applying to it over mutual TLS,
+ * the replicated Storage, and the HTTPS API with health checks and gauges.
+ */
+export async function startReplica(options: ReplicaOptions): Promise<Replica> {
+  const pki = await ensureClusterPki(options.pkiDir, [options.name]);
+  const identity = pki.replicas[options.name];
+  if (identity === undefined) throw new Error(`assert: no certificate for ${options.name}`);
+  const { storage, node: raft, close: closeStore } = await openRaftStorage({
+    dataDir: options.dataDir,
+    replicaName: options.name,
+    retentionMs: options.retentionMs,
+    raft: {
+      id: options.name,
+      peers: options.peers,
+      listen: options.peerListen,
+      tls: { ca: pki.ca.cert, cert: identity.cert, key: identity.key },
+      ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
+      ...(options.electionTicks !== undefined ? { electionTicks: options.electionTicks } : {}),
+      ...(options.snapshotEveryEntries !== undefined ? { snapshotEveryEntries: options.snapshotEveryEntries } : {}),
+      onError: (err) => options.log('raft background error', err),
+    },
+  });
+  const metricsRegistry = new Registry();
+  collectDefaultMetrics({ register: metricsRegistry });
+  registerReplicaGauges(metricsRegistry, raft, storage);
+  let api: ApiServer;
+  try {
+    api = await createApiServer({
+      storage,
+      tls: { cert: identity.cert, key: identity.key, ca: pki.ca.cert },
+      adminToken: options.adminToken,
+      apiDomain: options.apiDomain,
+      healthChecks: { 'raft-quorum': () => confirmQuorum(raft) },
+      metricsRegistry,
+      listen: options.api,
+      bootstrapNamespaces: ['default', 'orch-system', 'orch-public', 'kube-system'],
+      log: options.log,
+    });
+  } catch (error) {
+    await closeStore();
+    throw error;
+  }
+  return {
+    raft,
+    storage,
+    api,
+    async stop() {
+      await api.close();
+      await raft.stop({ handOffMs: leadershipHandOffMs });
+      await closeStore();
+    },
+  };
+}
+
+/** Succeeds only when this replica can confirm the leader's commit index with a quorum (a ReadIndex round). */
+async function confirmQuorum(raft: RaftNode): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StorageError('Unavailable', `no quorum confirmed within ${quorumCheckTimeoutMs} ms`)), quorumCheckTimeoutMs);
+  });
+  try {
+    await Promise.race([raft.readIndex(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
