@@ -29,6 +29,7 @@ const replica = await startReplica({
   tickMs: flags.tickMs,
   electionTicks: flags.electionTicks,
   snapshotEveryEntries: flags.snapshotEveryEntries,
+  snapshotCatchUpEntries: flags.snapshotCatchUpEntries,
   log,
 });
 log(`serving https://${flags.advertiseAddress.host}:${replica.api.port}, peers on ${flags.peerAddress}`);

@@ -15,6 +15,7 @@ export interface ReplicaFlags {
   readonly tickMs: number | undefined;
   readonly electionTicks: number | undefined;
   readonly snapshotEveryEntries: number | undefined;
+  readonly snapshotCatchUpEntries: number | undefined;
 }
 
 /** A flag that cannot be used; the message names it and says what is expected. */
@@ -74,6 +75,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       'tick-ms': { type: 'string' },
       'election-ticks': { type: 'string' },
       'snapshot-every-entries': { type: 'string' },
+      'snapshot-catch-up-entries': { type: 'string' },
     },
     strict: true,
   });
@@ -98,5 +100,6 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     tickMs: optionalInt(values['tick-ms'], 'tick-ms'),
     electionTicks: optionalInt(values['election-ticks'], 'election-ticks'),
     snapshotEveryEntries: optionalInt(values['snapshot-every-entries'], 'snapshot-every-entries'),
+    snapshotCatchUpEntries: optionalInt(values['snapshot-catch-up-entries'], 'snapshot-catch-up-entries'),
   };
 }

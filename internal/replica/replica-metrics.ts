@@ -23,6 +23,7 @@ export function registerReplicaGauges(registry: Registry, raft: RaftNode, storag
   gauge('orch_raft_term', 'The current Raft term of this replica.', () => raft.metrics().term);
   gauge('orch_raft_commit_index', 'The highest log index this replica knows to be committed.', () => raft.metrics().commitIndex);
   gauge('orch_raft_applied_index', 'The highest log index this replica applied to its store.', () => raft.metrics().appliedIndex);
+  gauge('orch_raft_snapshot_index', 'The log index of the latest snapshot; entries at or below it are compacted.', () => raft.metrics().snapshotIndex);
   gauge('orch_storage_revision', 'The latest store revision this replica applied.', store.revision);
   gauge('orch_storage_compacted_revision', 'The revision history is compacted to on this replica.', store.compactedRevision);
 }

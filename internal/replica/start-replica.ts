@@ -26,6 +26,7 @@ export interface ReplicaOptions {
   readonly tickMs?: number;
   readonly electionTicks?: number;
   readonly snapshotEveryEntries?: number;
+  readonly snapshotCatchUpEntries?: number;
   readonly log: (message: string, err?: unknown) => void;
 }
 
@@ -58,6 +59,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
       ...(options.electionTicks !== undefined ? { electionTicks: options.electionTicks } : {}),
       ...(options.snapshotEveryEntries !== undefined ? { snapshotEveryEntries: options.snapshotEveryEntries } : {}),
+      ...(options.snapshotCatchUpEntries !== undefined ? { snapshotCatchUpEntries: options.snapshotCatchUpEntries } : {}),
       onError: (err) => options.log('raft background error', err),
     },
   });

@@ -1,0 +1,26 @@
+// Every bound of the client library in one place (TIGER_STYLE: put a limit on everything).
+
+/** Attempts of one request across endpoints, including the first. */
+export const requestAttemptsMax = 5;
+/** First retry delay; each further retry doubles it (full jitter), up to `retryBackoffMaxMs`. */
+export const retryBackoffBaseMs = 25;
+/** Upper bound of one retry delay. */
+export const retryBackoffMaxMs = 2_000;
+/** First ejection period of an endpoint after a failure; doubles per consecutive failure. */
+export const ejectionBackoffBaseMs = 500;
+/** Upper bound of one ejection period. */
+export const ejectionBackoffMaxMs = 30_000;
+/** Time allowed for one /readyz probe of an ejected endpoint. */
+export const probeTimeoutMs = 2_000;
+/** Time allowed for response headers of an ordinary (non-watch) request. */
+export const requestTimeoutMs = 30_000;
+/** Largest response body of an ordinary request the client buffers. */
+export const responseBodyBytesMax = 64 * 1024 * 1024;
+/** Largest single JSON document in a watch stream. */
+export const watchDocumentBytesMax = 16 * 1024 * 1024;
+/** Consecutive watch (re)connection failures without an event in between before the watch gives up. */
+export const watchReconnectAttemptsMax = 30;
+/** Pages of one chunked list before the client assumes a server bug (endless continue tokens). */
+export const listPagesMax = 100_000;
+/** Restarts of a chunked list after its continue token expired (410) before giving up. */
+export const listRestartsMax = 3;
