@@ -1,0 +1,26 @@
+/** Operating errors of the Raft driver and transport, each with a stable code. */
+
+/** Why the driver refused or abandoned a request. */
+export type RaftNodeErrorCode =
+  | 'NotLeader' // this node is not the leader (propose) or no leader is known (forward)
+  | 'ProposalDropped' // the core refused the proposal, or it vanished before reaching the log
+  | 'ProposalOverwritten' // a new leader replaced the entry; it will never apply
+  | 'OutcomeUnknown' // a snapshot covered the entry before this node saw it apply; it may or may not have
+  | 'ConfChangePending' // a membership change is still being applied; propose the next one later
+  | 'QueueFull' // a bounded queue is full; retry later
+  | 'TooLarge' // the proposal exceeds proposalBytesMax
+  | 'Timeout'
+  | 'Unavailable' // the peer could not be reached
+  | 'Stopped' // the node is stopping or stopped
+  | 'Remote'; // the leader's application handler failed
+
+/** An operating error of the Raft driver (never a bug: those are assert-style Errors). */
+export class RaftNodeError extends Error {
+  constructor(
+    readonly code: RaftNodeErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RaftNodeError';
+  }
+}

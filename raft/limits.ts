@@ -1,0 +1,54 @@
+/** Limits of the Raft driver and transport, in one place (TIGER_STYLE: put a limit on everything). */
+
+/** Default milliseconds per Raft tick. */
+export const tickMsDefault = 100;
+/** Default election timeout in ticks (randomized in [n, 2n) by the core). */
+export const electionTicksDefault = 10;
+/** Default heartbeat interval in ticks. */
+export const heartbeatTicksDefault = 1;
+/** Cap on entry data bytes in one append message. */
+export const appendMessageBytesMax = 1024 * 1024;
+/** Cap on append messages in flight per follower. */
+export const inflightMessagesMax = 256;
+/** Cap on committed entry bytes handed to the state machine in one Ready. */
+export const committedBytesPerReadyMax = 16 * 1024 * 1024;
+
+/** Most recent log entries kept in memory by the durable log. */
+export const entryCacheEntriesMax = 8192;
+/** Bytes of entry data kept in memory by the durable log. */
+export const entryCacheBytesMax = 64 * 1024 * 1024;
+
+/** Messages queued per peer before further ones are dropped (and the peer reported unreachable). */
+export const peerQueueMessagesMax = 4096;
+/** Messages in one batch on the peer stream. */
+export const peerBatchMessagesMax = 128;
+/** Entry bytes in one batch on the peer stream (a batch holds at least one message). */
+export const peerBatchBytesMax = 8 * 1024 * 1024;
+/** Largest gRPC message either side accepts. */
+export const grpcMessageBytesMax = 64 * 1024 * 1024;
+/** Size of one chunk of a snapshot stream. */
+export const snapshotChunkBytes = 1024 * 1024;
+/** First and last delay between reconnect attempts to a peer. */
+export const reconnectBackoffMsMin = 50;
+export const reconnectBackoffMsMax = 2000;
+/** How long a forwarded command may take before the caller gives up. */
+export const forwardTimeoutMsDefault = 30_000;
+/** How long a snapshot transfer may take. */
+export const snapshotTransferTimeoutMs = 10 * 60_000;
+
+/** Readies handled in one turn of the event loop before yielding to I/O and timers. */
+export const readiesPerTurnMax = 64;
+/** Largest proposal accepted (well below grpcMessageBytesMax, so one entry always fits a message). */
+export const proposalBytesMax = 16 * 1024 * 1024;
+/** Proposals awaiting commit at once; more are refused with QueueFull. */
+export const pendingProposalsMax = 65_536;
+/** Reads waiting for a read index at once; more are refused with QueueFull. */
+export const pendingReadsMax = 65_536;
+/** Read-index rounds in flight at once. */
+export const readIndexRoundsMax = 8;
+/** Ticks a read-index round may wait before its readers are rejected with Timeout. */
+export const readIndexTimeoutTicks = 30;
+/** Take a snapshot after this many entries were applied since the last one. */
+export const snapshotEveryEntriesDefault = 10_000;
+/** Entries kept behind a snapshot so slightly slow followers catch up without one. */
+export const snapshotCatchUpEntriesDefault = 1_000;

@@ -1,0 +1,65 @@
+/** The options and hooks of the Raft driver (raft/node.ts). */
+import type { Entry, Index, NodeId, SnapshotMetadata, Term } from './core/index.ts';
+import type { TlsMaterial } from './transport.ts';
+
+/** What the driver needs from the replicated state machine (synchronous apply; SQLite). */
+export interface StateMachineHooks {
+  /** The last log index applied (durably) by the state machine; 0 for a new one. */
+  applied(): Index;
+  /**
+   * Applies committed entries in order, durably, recording the last index. Receives every
+   * entry, including the leader's empty no-op and 'confChange' entries (apply them as no-ops).
+   */
+  apply(entries: readonly Entry[]): void;
+  /**
+   * Writes a snapshot file (an online backup) — preferably at `suggestedPath`, a fresh name in
+   * the node's snapshot directory — and says which applied index it covers. The driver owns
+   * the file afterwards (and deletes it once a newer snapshot replaces it).
+   */
+  snapshot(suggestedPath: string): Promise<{ index: Index; term?: Term; filePath: string }>;
+  /** Replaces the state machine by the snapshot in `filePath` (copy it; the file stays the driver's). */
+  restore(filePath: string, meta: SnapshotMetadata): void;
+  /** The leader's handler of commands forwarded by followers (opaque bytes in and out). */
+  onForward?(data: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Options of RaftNode.start. */
+export interface RaftNodeOptions {
+  readonly id: NodeId;
+  readonly dataDir: string;
+  /** Every member's peer address (host:port or a URL), this node's included or not. */
+  readonly peers: Readonly<Record<NodeId, string>>;
+  /** host:port the peer server listens on (port 0: any; see `port`). */
+  readonly listen: string;
+  readonly tls: TlsMaterial;
+  readonly stateMachine: StateMachineHooks;
+  /**
+   * Start as a new member of an existing group: no founding state is written; membership and
+   * log come from the leader once it proposes this node (addLearner/addVoter with its peer
+   * address as the change's context). Without it, an empty data directory founds a new group
+   * of `peers`.
+   */
+  readonly join?: boolean;
+  readonly tickMs?: number;
+  readonly electionTicks?: number;
+  readonly heartbeatTicks?: number;
+  /** Take a snapshot (and compact the log) after this many applied entries; 0 disables. */
+  readonly snapshotEveryEntries?: number;
+  /** Entries kept behind a snapshot for followers that are only a little behind. */
+  readonly snapshotCatchUpEntries?: number;
+  /** Called with operating errors the driver cannot hand to a caller (failed background snapshot). */
+  readonly onError?: (err: Error) => void;
+}
+
+/** Gauges for metrics. */
+export interface RaftNodeMetrics {
+  readonly term: number;
+  readonly commitIndex: number;
+  readonly appliedIndex: number;
+  readonly isLeader: boolean;
+  readonly lastIndex: number;
+  readonly snapshotIndex: number;
+  /** Ready transactions persisted, and entries they carried: entries/transactions is the group-commit factor. */
+  readonly persistTransactions: number;
+  readonly persistedEntries: number;
+}

@@ -1,0 +1,402 @@
+/**
+ * The Raft driver: owns the tick timer, the durable log (SQLite), the gRPC transport and the
+ * Ready loop. Every Ready is handled in the documented order — persist (one transaction, one
+ * fsync) -> send -> apply -> answer reads -> advance — and all inputs that arrive in one turn of
+ * the event loop (proposals, messages, ticks) are coalesced into one Ready: group commit.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RawNode, RaftError, decodeConfChange, encodeConfChange } from './core/index.ts';
+import type { ConfChange, Entry, Index, Message, NodeId, RaftStatus, Ready, Role, SnapshotMetadata } from './core/index.ts';
+import { RaftNodeError } from './errors.ts';
+import * as limits from './limits.ts';
+import { ProposalTracker } from './proposal-tracker.ts';
+import { ReadIndexBatcher } from './read-index-batcher.ts';
+import { SqliteLogStorage, snapshotPathOf } from './sqlite-log-storage.ts';
+import { removeStaleSnapshots, takeSnapshot } from './snapshots.ts';
+import { Transport } from './transport.ts';
+import { waitForLeaderChange } from './leader-wait.ts';
+import { bootstrapLog } from './bootstrap.ts';
+import type { TransportHandlers } from './transport.ts';
+import type { RaftNodeMetrics, RaftNodeOptions } from './node-types.ts';
+
+export type { RaftNodeMetrics, RaftNodeOptions, StateMachineHooks } from './node-types.ts';
+
+/** A node of the Raft group. Emits 'leader-change' (leader: NodeId | null, term: number). */
+export class RaftNode extends EventEmitter {
+  private readonly proposals = new ProposalTracker();
+  private readonly reads = new ReadIndexBatcher(limits.readIndexTimeoutTicks);
+  private transport!: Transport;
+  private timer: NodeJS.Timeout | null = null;
+  private scheduled = false;
+  private stopped = false;
+  private ticks = 0;
+  private applied: Index;
+  private lead: NodeId = '';
+  private role: Role = 'follower';
+  private snapshotting: Promise<SnapshotMetadata | null> | null = null;
+  private persistTransactions = 0;
+  private persistedEntries = 0;
+
+  private constructor(
+    private readonly opts: RaftNodeOptions,
+    private readonly storage: SqliteLogStorage,
+    private readonly raw: RawNode,
+    applied: Index,
+  ) {
+    super();
+    // Every caller waiting for a leader holds a listener until it resolves or times out.
+    this.setMaxListeners(0);
+    this.applied = applied;
+  }
+
+  /** Opens the durable log in `dataDir`, restores the state machine if it is behind the snapshot, and joins the group. */
+  static async start(opts: RaftNodeOptions): Promise<RaftNode> {
+    const snapshotDir = join(opts.dataDir, 'snapshots');
+    await mkdir(snapshotDir, { recursive: true });
+    const storage = new SqliteLogStorage(opts.dataDir);
+    try {
+      if (storage.isEmpty() && !opts.join) bootstrapLog(storage, opts.peers, opts.id);
+      let applied = opts.stateMachine.applied();
+      const snap = storage.snapshot().metadata;
+      if (applied < snap.index) {
+        opts.stateMachine.restore(storage.snapshotFilePath(), snap);
+        applied = snap.index;
+      }
+      if (applied > storage.lastIndex()) throw new Error(`assert: state machine applied ${applied} beyond the log's last index ${storage.lastIndex()}`);
+      const electionTicks = opts.electionTicks ?? limits.electionTicksDefault;
+      const raw = new RawNode({
+        id: opts.id, storage, applied, electionTicks, heartbeatTicks: opts.heartbeatTicks ?? limits.heartbeatTicksDefault,
+        maxSizePerMsgBytes: limits.appendMessageBytesMax, maxInflightMsgs: limits.inflightMessagesMax,
+        maxCommittedSizePerReadyBytes: limits.committedBytesPerReadyMax, preVote: true, checkQuorum: true, random: Math.random,
+      });
+      const node = new RaftNode(opts, storage, raw, applied);
+      await removeStaleSnapshots(snapshotDir, storage.snapshotFilePath());
+      // Addresses given now win over those learnt from membership changes applied before.
+      const peers = { ...storage.peerAddresses(), ...opts.peers };
+      node.transport = await Transport.start({ id: opts.id, listen: opts.listen, peers, tls: opts.tls, snapshotDir, handlers: node.handlers() });
+      node.timer = setInterval(() => node.tick(), opts.tickMs ?? limits.tickMsDefault);
+      return node;
+    } catch (err) {
+      storage.close();
+      throw err;
+    }
+  }
+
+  /** This node's id. */
+  get id(): NodeId {
+    return this.opts.id;
+  }
+
+  /** The port the peer server listens on. */
+  get port(): number {
+    return this.transport.port;
+  }
+
+  /** Whether this node believes it is the leader. */
+  isLeader(): boolean {
+    return this.role === 'leader';
+  }
+
+  /** The leader this node knows of, or null. */
+  leaderId(): NodeId | null {
+    return this.lead === '' ? null : this.lead;
+  }
+
+  /** The index the local state machine has applied. */
+  appliedIndex(): Index {
+    return this.applied;
+  }
+
+  /** The core's status plus the durable log's bounds. */
+  status(): RaftStatus & { firstIndex: Index; lastIndex: Index; snapshotIndex: Index } {
+    return { ...this.raw.status(), applied: this.applied, firstIndex: this.storage.firstIndex(), lastIndex: this.storage.lastIndex(), snapshotIndex: this.storage.snapshot().metadata.index };
+  }
+
+  /** Gauges for metrics (cheap; call on scrape). */
+  metrics(): RaftNodeMetrics {
+    const s = this.raw.status();
+    return {
+      term: s.term, commitIndex: s.commit, appliedIndex: this.applied, isLeader: this.isLeader(), lastIndex: this.storage.lastIndex(),
+      snapshotIndex: this.storage.snapshot().metadata.index, persistTransactions: this.persistTransactions, persistedEntries: this.persistedEntries,
+    };
+  }
+
+  /**
+   * Proposes a command on the leader; resolves with its index once committed and applied
+   * locally. Rejects with RaftNodeError: NotLeader, ProposalDropped, ProposalOverwritten,
+   * QueueFull or Stopped. Data must be non-empty.
+   */
+  propose(data: Uint8Array): Promise<Index> {
+    return this.proposeEntry('normal', data);
+  }
+
+  /** Proposes a membership change on the leader; resolves once applied (see propose). */
+  proposeConfChange(cc: ConfChange): Promise<Index> {
+    return this.proposeEntry('confChange', encodeConfChange(cc));
+  }
+
+  private proposeEntry(type: Entry['type'], data: Uint8Array): Promise<Index> {
+    if (this.stopped) return Promise.reject(new RaftNodeError('Stopped', 'the Raft node is stopped'));
+    if (!this.isLeader()) return Promise.reject(new RaftNodeError('NotLeader', `not the leader (leader: ${this.lead || 'unknown'})`));
+    if (data.byteLength > limits.proposalBytesMax) return Promise.reject(new RaftNodeError('TooLarge', `proposal of ${data.byteLength} bytes`));
+    let promise: Promise<Index>;
+    try {
+      promise = this.proposals.add(type, data);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    try {
+      if (type === 'normal') this.raw.propose(data);
+      else this.raw.proposeConfChange(decodeConfChange(data));
+    } catch (err) {
+      if (!(err instanceof RaftError)) throw err;
+      const code = err.code === 'ProposalDropped' || err.code === 'ConfChangePending' ? err.code : 'NotLeader';
+      this.proposals.withdrawLast(new RaftNodeError(code, err.message));
+    }
+    this.schedule();
+    return promise;
+  }
+
+  /**
+   * Runs a command through the leader's `onForward` handler: locally on the leader, over gRPC
+   * from a follower. Waits up to `timeoutMs` for a leader, and retries within that time when
+   * the command certainly did not apply (NotLeader, ProposalDropped, ProposalOverwritten).
+   * Rejects with RaftNodeError (Timeout, Unavailable, Remote, ...).
+   */
+  async forwardToLeader(data: Uint8Array, timeoutMs = limits.forwardTimeoutMsDefault): Promise<Uint8Array> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const leader = await this.waitForLeader(Math.max(1, deadline - Date.now()));
+      try {
+        if (leader === this.id) return await this.handleForward(data);
+        return await this.transport.forward(leader, data, Math.max(1, deadline - Date.now()));
+      } catch (err) {
+        const retryable = err instanceof RaftNodeError && (err.code === 'NotLeader' || err.code === 'ProposalDropped' || err.code === 'ProposalOverwritten');
+        const pauseMs = (this.opts.tickMs ?? limits.tickMsDefault) * 2;
+        if (!retryable || this.stopped || Date.now() + pauseMs >= deadline) throw err;
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+    }
+  }
+
+  private async handleForward(data: Uint8Array): Promise<Uint8Array> {
+    if (this.stopped) throw new RaftNodeError('Stopped', 'the Raft node is stopped');
+    if (!this.isLeader()) throw new RaftNodeError('NotLeader', `not the leader (leader: ${this.lead || 'unknown'})`);
+    const sm = this.opts.stateMachine;
+    if (!sm.onForward) throw new RaftNodeError('Remote', 'the leader has no forward handler');
+    return sm.onForward(data);
+  }
+
+  /**
+   * A linearizable read barrier: resolves with an index once this node has applied at least
+   * the leader's commit index as of some moment after the call. Concurrent callers share one
+   * round. Rejects with RaftNodeError Timeout (no leader), QueueFull or Stopped.
+   */
+  readIndex(): Promise<Index> {
+    if (this.stopped) return Promise.reject(new RaftNodeError('Stopped', 'the Raft node is stopped'));
+    try {
+      const p = this.reads.enqueue();
+      this.schedule();
+      return p;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Resolves with the leader's id once one is known (at once if known); rejects with Timeout. */
+  waitForLeader(timeoutMs: number): Promise<NodeId> {
+    if (this.stopped) return Promise.reject(new RaftNodeError('Stopped', 'the Raft node is stopped'));
+    if (this.lead !== '') return Promise.resolve(this.lead);
+    return waitForLeaderChange(this, (leader) => leader !== null, timeoutMs, 'a leader').then((leader) => leader ?? '');
+  }
+
+  /** Asks the leader to hand leadership to `to`; resolves once this node sees `to` lead. */
+  async transferLeadership(to: NodeId, timeoutMs?: number): Promise<void> {
+    if (this.lead === to) return;
+    this.raw.transferLeadership(to);
+    this.schedule();
+    const ms = timeoutMs ?? 4 * (this.opts.electionTicks ?? limits.electionTicksDefault) * (this.opts.tickMs ?? limits.tickMsDefault);
+    await waitForLeaderChange(this, (leader) => leader === to, ms, `leadership of ${to}`);
+  }
+
+  /** Takes a snapshot now and compacts the log behind it; resolves with its metadata (null if not newer). */
+  compact(): Promise<SnapshotMetadata | null> {
+    if (this.snapshotting) return this.snapshotting;
+    this.snapshotting = takeSnapshot({
+      storage: this.storage,
+      stateMachine: this.opts.stateMachine,
+      snapshotDir: join(this.opts.dataDir, 'snapshots'),
+      confState: () => this.raw.status().confState,
+      catchUpEntries: this.opts.snapshotCatchUpEntries ?? limits.snapshotCatchUpEntriesDefault,
+      stopped: () => this.stopped,
+    }).finally(() => {
+      this.snapshotting = null;
+    });
+    return this.snapshotting;
+  }
+
+  /**
+   * Stops timers, the transport and the log; fails pending requests with Stopped. Idempotent.
+   * With `handOffMs`, a leader first hands leadership to its most caught-up follower (waiting
+   * at most that long), so the group need not wait an election timeout.
+   */
+  async stop(opts: { handOffMs?: number } = {}): Promise<void> {
+    if (this.stopped) return;
+    if (opts.handOffMs && this.isLeader()) {
+      const followers = Object.entries(this.raw.status().progress).filter(([id]) => id !== this.id);
+      const best = followers.sort((a, b) => b[1].match - a[1].match)[0];
+      if (best) await this.transferLeadership(best[0], opts.handOffMs).catch(() => {});
+      if (this.stopped) return;
+    }
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.transport.stop();
+    const err = new RaftNodeError('Stopped', 'the Raft node is stopped');
+    this.proposals.failAll(err);
+    this.reads.failAll(err);
+    this.emit('stopped');
+    await this.snapshotting?.catch(() => null);
+    this.storage.close();
+  }
+
+  private tick(): void {
+    this.ticks++;
+    this.raw.tick();
+    this.reads.onTick(this.ticks);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.handleReadies();
+    });
+  }
+
+  private handleReadies(): void {
+    if (this.stopped) return;
+    while (this.reads.wantsRound()) {
+      const context = this.reads.startRound(this.ticks);
+      try {
+        this.raw.readIndex(context);
+      } catch (err) {
+        if (!(err instanceof RaftError)) throw err;
+        this.reads.failRound(context, new RaftNodeError('Timeout', err.message));
+      }
+    }
+    for (let n = 0; this.raw.hasReady(); n++) {
+      if (n === limits.readiesPerTurnMax) {
+        this.schedule(); // let timers and I/O run; continue on the next turn
+        return;
+      }
+      this.handleReady(this.raw.ready());
+    }
+  }
+
+  private handleReady(rd: Ready): void {
+    const leaderChanged = rd.softState !== null && rd.softState.lead !== this.lead;
+    if (rd.softState) {
+      this.lead = rd.softState.lead;
+      this.role = rd.softState.role;
+    }
+    this.proposals.onAppended(rd.entries);
+    if (rd.snapshot || rd.entries.length > 0 || rd.hardState) {
+      const replaced = this.storage.persist(rd);
+      this.persistTransactions++;
+      this.persistedEntries += rd.entries.length;
+      if (replaced) void unlink(replaced).catch(() => {});
+    }
+    if (rd.snapshot) {
+      this.opts.stateMachine.restore(snapshotPathOf(rd.snapshot), rd.snapshot.metadata);
+      this.applied = rd.snapshot.metadata.index;
+      this.proposals.onSnapshotApplied(this.applied);
+    }
+    const local = rd.messages.filter((m) => m.to === this.id);
+    this.transport.send(local.length === 0 ? rd.messages : rd.messages.filter((m) => m.to !== this.id));
+    this.applyCommitted(rd.committedEntries);
+    this.reads.onReadStates(rd.readStates, this.applied);
+    this.raw.advance(rd);
+    for (const m of local) this.stepSafely(m);
+    // Listeners run after advance, so whatever they propose lands in the next Ready.
+    if (leaderChanged) this.emit('leader-change', this.leaderId(), this.raw.status().term);
+    this.maybeSnapshot();
+  }
+
+  private applyCommitted(entries: readonly Entry[]): void {
+    const last = entries[entries.length - 1];
+    if (!last) return;
+    for (const e of entries) {
+      if (e.type !== 'confChange') continue;
+      const cc = decodeConfChange(e.data);
+      const cs = this.raw.applyConfChange(cc);
+      this.storage.setConfState(cs);
+      this.updatePeers(cc);
+    }
+    this.opts.stateMachine.apply(entries);
+    this.applied = last.index;
+    this.proposals.onApplied(entries);
+    this.reads.onApplied(this.applied);
+  }
+
+  /** A change's context, when not empty, is the UTF-8 peer address of the node it adds. */
+  private updatePeers(cc: ConfChange): void {
+    const address = new TextDecoder().decode(cc.context);
+    for (const change of cc.changes) {
+      if (change.nodeId === this.id) continue;
+      if (change.type === 'removeNode') {
+        this.transport.removePeer(change.nodeId);
+        this.storage.setPeerAddress(change.nodeId, null);
+      } else if (address !== '') {
+        this.transport.setPeer(change.nodeId, address);
+        this.storage.setPeerAddress(change.nodeId, address);
+      }
+    }
+  }
+
+  private maybeSnapshot(): void {
+    const every = this.opts.snapshotEveryEntries ?? limits.snapshotEveryEntriesDefault;
+    if (every <= 0 || this.snapshotting || this.applied - this.storage.snapshot().metadata.index < every) return;
+    this.compact().catch((err: unknown) => this.opts.onError?.(err instanceof Error ? err : new Error(String(err))));
+  }
+
+  private stepSafely(m: Message): void {
+    if (this.stopped) return;
+    try {
+      this.raw.step(m);
+    } catch (err) {
+      if (!(err instanceof RaftError)) throw err; // a stale or refused message: Raft tolerates loss
+    }
+  }
+
+  private handlers(): TransportHandlers {
+    return {
+      onMessages: (messages) => {
+        for (const m of messages) this.stepSafely(m);
+        this.schedule();
+      },
+      onSnapshot: (message, filePath) => {
+        if (this.stopped) return false;
+        this.stepSafely(message);
+        this.handleReadies();
+        const accepted = this.storage.snapshotFilePath() === filePath;
+        if (!accepted) void unlink(filePath).catch(() => {});
+        return accepted;
+      },
+      onForward: (data) => this.handleForward(data),
+      onUnreachable: (peer) => {
+        if (this.stopped) return;
+        this.raw.reportUnreachable(peer);
+        this.schedule();
+      },
+      onSnapshotStatus: (peer, ok) => {
+        if (this.stopped) return;
+        this.raw.reportSnapshot(peer, ok);
+        this.schedule();
+      },
+    };
+  }
+}

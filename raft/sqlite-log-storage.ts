@@ -1,0 +1,354 @@
+/**
+ * The durable Raft log on SQLite (better-sqlite3, WAL, synchronous=FULL). One Ready is
+ * persisted in ONE transaction, so its commit is the single fsync every proposal of that Ready
+ * shares (group commit). Recent entries are cached in memory; older ones are read from disk.
+ *
+ * Snapshots: the state machine's snapshot is a file; this log records its metadata and path,
+ * and `snapshot().data` is that path in UTF-8 (a local convention of the driver and transport).
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import type { LogStorage } from './core/log-storage.ts';
+import { RaftError, index, term } from './core/types.ts';
+import type { ConfState, Entry, EntryType, HardState, Index, Snapshot, SnapshotMetadata, Term } from './core/types.ts';
+import { entryCacheBytesMax, entryCacheEntriesMax } from './limits.ts';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS entries (idx INTEGER PRIMARY KEY, term INTEGER NOT NULL, type INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS hard_state (id INTEGER PRIMARY KEY CHECK (id = 1), term INTEGER NOT NULL, vote TEXT NOT NULL, commit_index INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS conf_state (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), idx INTEGER NOT NULL, term INTEGER NOT NULL, conf_state TEXT NOT NULL, file_path TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS peer_address (id TEXT PRIMARY KEY, address TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS log_start (id INTEGER PRIMARY KEY CHECK (id = 1), idx INTEGER NOT NULL, term INTEGER NOT NULL);
+`;
+
+const emptyConf: ConfState = { voters: [], learners: [], votersOutgoing: [], learnersNext: [], autoLeave: false };
+const typeCode: Record<EntryType, number> = { normal: 0, confChange: 1 };
+
+interface EntryRow {
+  idx: number;
+  term: number;
+  type: number;
+  data: Buffer;
+}
+
+function rowToEntry(r: EntryRow): Entry {
+  return { index: index(r.idx), term: term(r.term), type: r.type === 1 ? 'confChange' : 'normal', data: new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength) };
+}
+
+/** What a Ready asks to make durable; the subset of `Ready` this log persists. */
+export interface DurableReadyPart {
+  readonly hardState: HardState | null;
+  readonly entries: readonly Entry[];
+  readonly snapshot: Snapshot | null;
+  /** Whether the write must be fsynced before returning (Ready.mustSync); a commit-index-only change need not be. */
+  readonly mustSync: boolean;
+}
+
+/** Decodes the snapshot file path carried in `Snapshot.data`. */
+export function snapshotPathOf(snap: Snapshot): string {
+  return Buffer.from(snap.data.buffer, snap.data.byteOffset, snap.data.byteLength).toString('utf8');
+}
+
+/** Encodes a snapshot file path as `Snapshot.data`. */
+export function snapshotDataFor(filePath: string): Uint8Array {
+  return new Uint8Array(Buffer.from(filePath, 'utf8'));
+}
+
+/** The durable Raft log of one node, in `<dataDir>/raft.db`. Not safe for two processes at once. */
+export class SqliteLogStorage implements LogStorage {
+  private readonly db: Database.Database;
+  private hardState: HardState = { term: term(0), vote: '', commit: index(0) };
+  private confState: ConfState = emptyConf;
+  private snapMeta: SnapshotMetadata = { index: index(0), term: term(0), confState: emptyConf };
+  private snapPath = '';
+  /** The compaction point: entries at or below it are gone; its term is still known. */
+  private offset: Index = index(0);
+  private offsetTerm: Term = term(0);
+  private last: Index = index(0);
+  /** A contiguous suffix of the log ending at `last`. */
+  private cache: Entry[] = [];
+  private cacheBytes = 0;
+  private readonly stmts;
+
+  /** Opens (creating if needed) `<dataDir>/raft.db` and loads its state. */
+  constructor(dataDir: string) {
+    this.db = new Database(join(dataDir, 'raft.db'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(schema);
+    this.stmts = {
+      insert: this.db.prepare('INSERT INTO entries (idx, term, type, data) VALUES (?, ?, ?, ?)'),
+      truncateFrom: this.db.prepare('DELETE FROM entries WHERE idx >= ?'),
+      deleteUpTo: this.db.prepare('DELETE FROM entries WHERE idx <= ?'),
+      range: this.db.prepare('SELECT idx, term, type, data FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx'),
+      termAt: this.db.prepare('SELECT term FROM entries WHERE idx = ?').pluck(),
+      lastIdx: this.db.prepare('SELECT max(idx) FROM entries').pluck(),
+      hardState: this.db.prepare('INSERT OR REPLACE INTO hard_state (id, term, vote, commit_index) VALUES (1, ?, ?, ?)'),
+      confState: this.db.prepare('INSERT OR REPLACE INTO conf_state (id, json) VALUES (1, ?)'),
+      snapshot: this.db.prepare('INSERT OR REPLACE INTO snapshot (id, idx, term, conf_state, file_path) VALUES (1, ?, ?, ?, ?)'),
+      logStart: this.db.prepare('INSERT OR REPLACE INTO log_start (id, idx, term) VALUES (1, ?, ?)'),
+    };
+    this.load();
+  }
+
+  private load(): void {
+    const hs = this.db.prepare('SELECT term, vote, commit_index FROM hard_state WHERE id = 1').get() as { term: number; vote: string; commit_index: number } | undefined;
+    if (hs) this.hardState = { term: term(hs.term), vote: hs.vote, commit: index(hs.commit_index) };
+    const cs = this.db.prepare('SELECT json FROM conf_state WHERE id = 1').pluck().get() as string | undefined;
+    if (cs !== undefined) this.confState = JSON.parse(cs) as ConfState;
+    const snap = this.db.prepare('SELECT idx, term, conf_state, file_path FROM snapshot WHERE id = 1').get() as
+      | { idx: number; term: number; conf_state: string; file_path: string }
+      | undefined;
+    if (snap) {
+      this.snapMeta = { index: index(snap.idx), term: term(snap.term), confState: JSON.parse(snap.conf_state) as ConfState };
+      this.snapPath = snap.file_path;
+    }
+    const start = this.db.prepare('SELECT idx, term FROM log_start WHERE id = 1').get() as { idx: number; term: number } | undefined;
+    if (start) {
+      this.offset = index(start.idx);
+      this.offsetTerm = term(start.term);
+    }
+    const maxIdx = this.stmts.lastIdx.get() as number | null;
+    this.last = index(Math.max(maxIdx ?? 0, this.offset));
+    const from = Math.max(this.offset + 1, this.last - entryCacheEntriesMax + 1);
+    this.cacheReplace(this.readRange(index(from), index(this.last + 1), Infinity));
+    if (this.cache.length !== this.last - from + 1) throw new Error(`assert: raft.db has a gap in (${from}, ${this.last}]`);
+  }
+
+  /** True when nothing was ever persisted: no hard state, no entries, no snapshot. */
+  isEmpty(): boolean {
+    return this.hardState.term === 0 && this.last === 0 && this.snapMeta.index === 0 && this.confState.voters.length === 0;
+  }
+
+  initialState(): { hardState: HardState; confState: ConfState } {
+    return { hardState: this.hardState, confState: this.confState };
+  }
+
+  entries(lo: Index, hi: Index, maxBytes: number): Entry[] {
+    if (lo <= this.offset) throw new RaftError('Compacted', `entries(${lo}) at or below compacted index ${this.offset}`);
+    if (hi > this.last + 1) throw new RaftError('Unavailable', `entries up to ${hi} beyond last ${this.last}`);
+    if (lo >= hi) return [];
+    const cacheStart = this.last - this.cache.length + 1;
+    if (lo >= cacheStart) {
+      const out: Entry[] = [];
+      let bytes = 0;
+      for (let i = lo; i < hi; i++) {
+        const e = this.cache[i - cacheStart]!;
+        bytes += e.data.byteLength;
+        if (out.length > 0 && bytes > maxBytes) break;
+        out.push(e);
+      }
+      return out;
+    }
+    return this.readRange(lo, hi, maxBytes);
+  }
+
+  private readRange(lo: Index, hi: Index, maxBytes: number): Entry[] {
+    const out: Entry[] = [];
+    let bytes = 0;
+    for (const row of this.stmts.range.iterate(lo, hi) as IterableIterator<EntryRow>) {
+      const e = rowToEntry(row);
+      if (e.index !== lo + out.length) throw new Error(`assert: raft.db has a gap at ${lo + out.length}`);
+      bytes += e.data.byteLength;
+      if (out.length > 0 && bytes > maxBytes) break;
+      out.push(e);
+    }
+    return out;
+  }
+
+  term(i: Index): Term {
+    if (i === this.offset) return this.offsetTerm;
+    if (i < this.offset) throw new RaftError('Compacted', `term(${i}) below compacted index ${this.offset}`);
+    if (i > this.last) throw new RaftError('Unavailable', `term(${i}) beyond last ${this.last}`);
+    const cacheStart = this.last - this.cache.length + 1;
+    if (i >= cacheStart) return this.cache[i - cacheStart]!.term;
+    const t = this.stmts.termAt.get(i) as number | undefined;
+    if (t === undefined) throw new Error(`assert: raft.db lacks entry ${i}`);
+    return term(t);
+  }
+
+  firstIndex(): Index {
+    return index(this.offset + 1);
+  }
+
+  lastIndex(): Index {
+    return this.last;
+  }
+
+  snapshot(): Snapshot {
+    return { metadata: this.snapMeta, data: snapshotDataFor(this.snapPath) };
+  }
+
+  /** The file of the latest snapshot, or '' when there is none. */
+  snapshotFilePath(): string {
+    return this.snapPath;
+  }
+
+  /** The hard state as last persisted. */
+  currentHardState(): HardState {
+    return this.hardState;
+  }
+
+  /**
+   * Persists what a Ready asks, in ONE transaction (one fsync): the snapshot (replacing the
+   * log), then the entries (dropping a conflicting suffix first), then the hard state.
+   * Returns the path of a snapshot file this replaced (the caller deletes it), or ''.
+   */
+  persist(rd: DurableReadyPart): string {
+    const fresh = rd.entries.filter((e) => e.index > (rd.snapshot ? rd.snapshot.metadata.index : this.offset));
+    if (!rd.snapshot && fresh.length === 0 && !rd.hardState) return '';
+    const previousSnapPath = this.snapPath;
+    const first = fresh[0];
+    if (first) {
+      const base = rd.snapshot ? rd.snapshot.metadata.index : this.last;
+      if (first.index > base + 1) throw new Error(`assert: append leaves a gap: last ${base}, new ${first.index}`);
+    }
+    // Only the commit index may be lost on a crash (Raft re-learns it), so such writes skip the fsync;
+    // the next synced commit flushes the WAL up to and including them.
+    if (!rd.mustSync) this.db.pragma('synchronous = NORMAL');
+    try {
+      this.writeReady(rd, fresh);
+    } finally {
+      if (!rd.mustSync) this.db.pragma('synchronous = FULL');
+    }
+    if (rd.snapshot) {
+      const m = rd.snapshot.metadata;
+      this.snapMeta = m;
+      this.snapPath = snapshotPathOf(rd.snapshot);
+      this.confState = m.confState;
+      this.offset = m.index;
+      this.offsetTerm = m.term;
+      this.last = m.index;
+      this.cacheReplace([]);
+    }
+    if (first) this.appendToMemory(fresh);
+    if (rd.hardState) this.hardState = rd.hardState;
+    return rd.snapshot && previousSnapPath !== this.snapPath ? previousSnapPath : '';
+  }
+
+  private writeReady(rd: DurableReadyPart, fresh: readonly Entry[]): void {
+    this.db.transaction(() => {
+      if (rd.snapshot) {
+        const m = rd.snapshot.metadata;
+        this.stmts.truncateFrom.run(0);
+        this.stmts.snapshot.run(m.index, m.term, JSON.stringify(m.confState), snapshotPathOf(rd.snapshot));
+        this.stmts.confState.run(JSON.stringify(m.confState));
+        this.stmts.logStart.run(m.index, m.term);
+      }
+      const first = fresh[0];
+      if (first) {
+        this.stmts.truncateFrom.run(first.index);
+        for (const e of fresh) this.stmts.insert.run(e.index, e.term, typeCode[e.type], e.data);
+      }
+      if (rd.hardState) this.stmts.hardState.run(rd.hardState.term, rd.hardState.vote, rd.hardState.commit);
+    })();
+  }
+
+  private appendToMemory(fresh: readonly Entry[]): void {
+    const firstIndex = fresh[0]!.index;
+    const cacheStart = this.last - this.cache.length + 1;
+    if (firstIndex < cacheStart) {
+      this.cacheReplace([...fresh]);
+    } else {
+      const dropped = this.cache.splice(firstIndex - cacheStart);
+      for (const e of dropped) this.cacheBytes -= e.data.byteLength;
+      for (const e of fresh) {
+        this.cache.push(e);
+        this.cacheBytes += e.data.byteLength;
+      }
+    }
+    this.last = fresh[fresh.length - 1]!.index;
+    this.trimCache();
+  }
+
+  private cacheReplace(entries: Entry[]): void {
+    this.cache = entries;
+    this.cacheBytes = entries.reduce((n, e) => n + e.data.byteLength, 0);
+    this.trimCache();
+  }
+
+  private trimCache(): void {
+    let drop = 0;
+    let bytes = this.cacheBytes;
+    while (this.cache.length - drop > 1 && (this.cache.length - drop > entryCacheEntriesMax || bytes > entryCacheBytesMax)) {
+      bytes -= this.cache[drop]!.data.byteLength;
+      drop++;
+    }
+    if (drop > 0) this.cache.splice(0, drop);
+    this.cacheBytes = bytes;
+  }
+
+  /**
+   * Writes the first state of a new group in ONE transaction: `entries` (committed by fiat,
+   * identical on every founding member), the hard state and the membership they produce.
+   * Asserts the log is empty.
+   */
+  bootstrap(entries: readonly Entry[], hardState: HardState, confState: ConfState): void {
+    if (!this.isEmpty()) throw new Error('assert: bootstrap of a non-empty log');
+    this.db.transaction(() => {
+      this.writeReady({ hardState, entries, snapshot: null, mustSync: true }, entries);
+      this.stmts.confState.run(JSON.stringify(confState));
+    })();
+    this.confState = confState;
+    this.hardState = hardState;
+    if (entries.length > 0) this.appendToMemory(entries);
+  }
+
+  /** Records the membership a restarted node starts with (after applying a conf change). Durable on return. */
+  setConfState(cs: ConfState): void {
+    this.stmts.confState.run(JSON.stringify(cs));
+    this.confState = cs;
+  }
+
+  /**
+   * Records a snapshot the state machine wrote to `filePath`, covering the log up to `i`
+   * (i <= applied, > the current snapshot). Keeps the entries (see compact). Returns the
+   * metadata and the path of the snapshot file it replaced ('' if none; the caller deletes it).
+   */
+  createSnapshot(i: Index, confState: ConfState, filePath: string): { metadata: SnapshotMetadata; replacedPath: string } {
+    if (i <= this.snapMeta.index) throw new RaftError('SnapshotOutOfDate', `snapshot at ${i} is not newer than ${this.snapMeta.index}`);
+    if (i > this.last) throw new Error(`assert: snapshot ${i} beyond last index ${this.last}`);
+    const metadata: SnapshotMetadata = { index: i, term: this.term(i), confState };
+    this.stmts.snapshot.run(i, metadata.term, JSON.stringify(confState), filePath);
+    const replacedPath = this.snapPath;
+    this.snapMeta = metadata;
+    this.snapPath = filePath;
+    return { metadata, replacedPath };
+  }
+
+  /** Deletes the entries up to and including i (offset < i <= snapshot index). */
+  compact(i: Index): void {
+    if (i <= this.offset) throw new RaftError('Compacted', `compact(${i}) at or below ${this.offset}`);
+    if (i > this.snapMeta.index) throw new Error(`assert: compact(${i}) beyond snapshot ${this.snapMeta.index}`);
+    const t = this.term(i);
+    this.db.transaction(() => {
+      this.stmts.deleteUpTo.run(i);
+      this.stmts.logStart.run(i, t);
+    })();
+    this.offset = i;
+    this.offsetTerm = t;
+    const cacheStart = this.last - this.cache.length + 1;
+    if (i >= cacheStart) {
+      const dropped = this.cache.splice(0, i - cacheStart + 1);
+      for (const e of dropped) this.cacheBytes -= e.data.byteLength;
+    }
+  }
+
+  /** Peer addresses learnt from applied membership changes (id -> address). */
+  peerAddresses(): Record<string, string> {
+    const rows = this.db.prepare('SELECT id, address FROM peer_address').all() as { id: string; address: string }[];
+    return Object.fromEntries(rows.map((r) => [r.id, r.address]));
+  }
+
+  /** Records (address) or forgets (null) a peer's address. Durable on return. */
+  setPeerAddress(id: string, address: string | null): void {
+    if (address === null) this.db.prepare('DELETE FROM peer_address WHERE id = ?').run(id);
+    else this.db.prepare('INSERT OR REPLACE INTO peer_address (id, address) VALUES (?, ?)').run(id, address);
+  }
+
+  /** Closes the database. The object is unusable afterwards. */
+  close(): void {
+    this.db.close();
+  }
+}

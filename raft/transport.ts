@@ -1,0 +1,245 @@
+/**
+ * The Raft peer transport over gRPC with mutual TLS: a server that accepts message streams,
+ * snapshot transfers and forwarded commands only from peers holding a certificate of the
+ * cluster CA, and one PeerClient per peer for sending.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { PeerCertificate } from 'node:tls';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Message, NodeId } from './core/types.ts';
+import { RaftNodeError } from './errors.ts';
+import { forwardTimeoutMsDefault, grpcMessageBytesMax, reconnectBackoffMsMax, reconnectBackoffMsMin } from './limits.ts';
+import { PeerClient, errorCodeMetadataKey } from './peer-client.ts';
+import { snapshotDataFor } from './sqlite-log-storage.ts';
+import { loadRaftService, messageFromWire } from './wire.ts';
+import type { WireBatch, WireSnapshotChunk } from './wire.ts';
+
+/** PEM material for mutual TLS: the cluster CA and this node's certificate and key. */
+export interface TlsMaterial {
+  readonly ca: string | Buffer;
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
+}
+
+/** What the transport hands to its owner (the RaftNode). */
+export interface TransportHandlers {
+  /** Messages that arrived from a peer, in arrival order, addressed to this node. */
+  onMessages(messages: Message[]): void;
+  /**
+   * A snapshot arrived complete in `filePath` (its message's snapshot data is that path).
+   * The handler owns the file from then on (keeps or deletes it). Returns whether it was accepted.
+   */
+  onSnapshot(message: Message, filePath: string): boolean;
+  /** A forwarded command; the answer goes back to the caller. Reject with RaftNodeError to pass a code. */
+  onForward(data: Uint8Array): Promise<Uint8Array>;
+  /** A message to `peer` could not be delivered. */
+  onUnreachable(peer: NodeId): void;
+  /** A snapshot transfer to `peer` finished. */
+  onSnapshotStatus(peer: NodeId, ok: boolean): void;
+}
+
+/** Options of Transport.start. */
+export interface TransportOptions {
+  readonly id: NodeId;
+  /** host:port to listen on; port 0 picks a free one (see `port`). */
+  readonly listen: string;
+  /** Peer addresses (host:port, optionally with a scheme), excluding or including this node. */
+  readonly peers: Readonly<Record<NodeId, string>>;
+  readonly tls: TlsMaterial;
+  /** Where received snapshot files are assembled. */
+  readonly snapshotDir: string;
+  readonly handlers: TransportHandlers;
+  /**
+   * Which authenticated certificate subjects (common names) may act as peers. Default: the
+   * common name must be a known peer id (peer certificates carry CN = node id), so another
+   * certificate of the same CA (an API client's) cannot inject Raft traffic.
+   */
+  readonly authorizePeer?: (commonName: string) => boolean;
+}
+
+const Raft = loadRaftService();
+const channelOptions: grpc.ChannelOptions = {
+  'grpc.max_receive_message_length': grpcMessageBytesMax,
+  'grpc.max_send_message_length': grpcMessageBytesMax,
+  'grpc.initial_reconnect_backoff_ms': reconnectBackoffMsMin,
+  'grpc.max_reconnect_backoff_ms': reconnectBackoffMsMax,
+  'grpc.keepalive_time_ms': 10_000,
+  'grpc.keepalive_timeout_ms': 5_000,
+};
+
+/** Strips a URL scheme and trailing path: 'https://h:1/' -> 'h:1'. */
+export function peerTarget(address: string): string {
+  return address.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
+}
+
+/** The gRPC transport of one Raft node. Started by `Transport.start`, ended by `stop()`. */
+export class Transport {
+  private readonly peers = new Map<NodeId, PeerClient>();
+  private readonly addresses = new Map<NodeId, string>();
+  private readonly clientCredentials: grpc.ChannelCredentials;
+
+  private constructor(
+    private readonly opts: TransportOptions,
+    private readonly server: grpc.Server,
+    /** The port the server listens on. */
+    readonly port: number,
+  ) {
+    this.clientCredentials = grpc.credentials.createSsl(Buffer.from(opts.tls.ca), Buffer.from(opts.tls.key), Buffer.from(opts.tls.cert));
+    for (const [id, address] of Object.entries(opts.peers)) if (id !== opts.id) this.setPeer(id, address);
+  }
+
+  /** Starts the server (mutual TLS, client certificates required) and the peer clients. */
+  static async start(opts: TransportOptions): Promise<Transport> {
+    await mkdir(opts.snapshotDir, { recursive: true });
+    const server = new grpc.Server({ 'grpc.max_receive_message_length': grpcMessageBytesMax, 'grpc.max_send_message_length': grpcMessageBytesMax });
+    const holder: { t?: Transport } = {};
+    server.addService(Raft.service, {
+      Stream: (call: grpc.ServerReadableStream<WireBatch, unknown>, cb: grpc.sendUnaryData<unknown>) => holder.t?.onStream(call, cb),
+      Snapshot: (call: grpc.ServerReadableStream<WireSnapshotChunk, unknown>, cb: grpc.sendUnaryData<unknown>) => void holder.t?.onSnapshot(call, cb),
+      Forward: (call: grpc.ServerUnaryCall<{ data: Uint8Array }, unknown>, cb: grpc.sendUnaryData<unknown>) => holder.t?.onForward(call, cb),
+    });
+    const credentials = grpc.ServerCredentials.createSsl(
+      Buffer.from(opts.tls.ca),
+      [{ private_key: Buffer.from(opts.tls.key), cert_chain: Buffer.from(opts.tls.cert) }],
+      true,
+    );
+    const port = await new Promise<number>((resolve, reject) => {
+      server.bindAsync(opts.listen, credentials, (err, p) => (err ? reject(err) : resolve(p)));
+    });
+    const t = new Transport(opts, server, port);
+    holder.t = t;
+    return t;
+  }
+
+  /** Adds or replaces the address of a peer. */
+  setPeer(id: NodeId, address: string): void {
+    if (this.addresses.get(id) === address) return;
+    this.addresses.set(id, address);
+    this.peers.get(id)?.close();
+    const target = peerTarget(address);
+    // TLS server names cannot be IP addresses (RFC 6066); peer certificates always name localhost,
+    // and what authenticates a peer is the cluster CA, so IP targets verify against that name.
+    const host = target.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+    const options = isIP(host) ? { ...channelOptions, 'grpc.ssl_target_name_override': 'localhost' } : channelOptions;
+    const client = new Raft(target, this.clientCredentials, options);
+    this.peers.set(id, new PeerClient(id, client, {
+      unreachable: (p) => this.opts.handlers.onUnreachable(p),
+      snapshotStatus: (p, ok) => this.opts.handlers.onSnapshotStatus(p, ok),
+    }));
+  }
+
+  /** Forgets a peer and ends its calls. */
+  removePeer(id: NodeId): void {
+    this.addresses.delete(id);
+    this.peers.get(id)?.close();
+    this.peers.delete(id);
+  }
+
+  /** Sends messages (in order per peer); undeliverable ones are dropped and reported unreachable. */
+  send(messages: readonly Message[]): void {
+    const unreachable = new Set<NodeId>();
+    for (const m of messages) {
+      const peer = this.peers.get(m.to);
+      if (!peer || !peer.enqueue(m)) unreachable.add(m.to);
+    }
+    for (const id of unreachable) this.opts.handlers.onUnreachable(id);
+  }
+
+  /** Forwards a command to peer `to`'s handler. Rejects with RaftNodeError. */
+  forward(to: NodeId, data: Uint8Array, timeoutMs = forwardTimeoutMsDefault): Promise<Uint8Array> {
+    const peer = this.peers.get(to);
+    if (!peer) return Promise.reject(new RaftNodeError('Unavailable', `no address for peer ${to}`));
+    return peer.forward(data, timeoutMs);
+  }
+
+  /** Ends every call and stops the server (in-flight calls are cancelled). */
+  async stop(): Promise<void> {
+    for (const p of this.peers.values()) p.close();
+    this.peers.clear();
+    this.server.forceShutdown();
+  }
+
+  /** The authenticated peer's id (certificate CN), or null (and the call is refused) when it is not a peer. */
+  private authorizedPeer(call: { getAuthContext(): { sslPeerCertificate?: PeerCertificate } | null }, cb: grpc.sendUnaryData<unknown>): NodeId | null {
+    const cn = call.getAuthContext()?.sslPeerCertificate?.subject?.CN;
+    const name = Array.isArray(cn) ? cn[0] : cn;
+    const allowed = name !== undefined && (this.opts.authorizePeer ? this.opts.authorizePeer(name) : this.peers.has(name) || name === this.opts.id);
+    if (allowed) return name;
+    cb({ code: grpc.status.PERMISSION_DENIED, details: `certificate subject ${JSON.stringify(name ?? '')} is not a Raft peer` });
+    return null;
+  }
+
+  private onStream(call: grpc.ServerReadableStream<WireBatch, unknown>, cb: grpc.sendUnaryData<unknown>): void {
+    const peer = this.authorizedPeer(call, cb);
+    if (peer === null) return;
+    let batches = 0;
+    call.on('data', (batch: WireBatch) => {
+      batches++;
+      const messages: Message[] = [];
+      for (const w of batch.messages) {
+        try {
+          const m = messageFromWire(w);
+          // A forwarded transferLeader names the transferee in `from`; everything else must come from its sender.
+          const sender = m.type === 'transferLeader' || m.from === peer;
+          if (m.to === this.opts.id && sender && m.type !== 'snap') messages.push(m);
+        } catch {
+          // A malformed message from an authenticated peer is dropped: Raft tolerates loss.
+        }
+      }
+      if (messages.length > 0) this.opts.handlers.onMessages(messages);
+    });
+    call.on('end', () => cb(null, { batches }));
+    call.on('error', () => {});
+  }
+
+  private async onSnapshot(call: grpc.ServerReadableStream<WireSnapshotChunk, unknown>, cb: grpc.sendUnaryData<unknown>): Promise<void> {
+    const peer = this.authorizedPeer(call, cb);
+    if (peer === null) return;
+    call.on('cancelled', () => call.destroy(new Error('snapshot transfer cancelled'))); // ends the loop below
+    const tmp = join(this.opts.snapshotDir, `incoming-${randomBytes(6).toString('hex')}.tmp`);
+    const file = await open(tmp, 'w');
+    let first: WireSnapshotChunk['message'] = null;
+    let complete = false;
+    try {
+      for await (const chunk of call as AsyncIterable<WireSnapshotChunk>) {
+        if (!first) first = chunk.message;
+        if (chunk.data.byteLength > 0) await file.write(chunk.data);
+        if (chunk.last) complete = true;
+      }
+      await file.sync();
+    } catch {
+      complete = false;
+    } finally {
+      await file.close();
+    }
+    if (!complete || !first || first.type !== 'snap' || first.to !== this.opts.id || first.from !== peer || !first.snapshot) {
+      await unlink(tmp).catch(() => {});
+      cb({ code: grpc.status.INVALID_ARGUMENT, details: 'incomplete snapshot transfer' });
+      return;
+    }
+    const finalPath = join(this.opts.snapshotDir, `received-${first.snapshot.term}-${first.snapshot.index}-${randomBytes(4).toString('hex')}.db`);
+    await rename(tmp, finalPath);
+    let accepted = false;
+    try {
+      accepted = this.opts.handlers.onSnapshot(messageFromWire(first, snapshotDataFor(finalPath)), finalPath);
+    } catch {
+      accepted = false;
+    }
+    cb(null, { accepted });
+  }
+
+  private onForward(call: grpc.ServerUnaryCall<{ data: Uint8Array }, unknown>, cb: grpc.sendUnaryData<unknown>): void {
+    if (this.authorizedPeer(call, cb) === null) return;
+    this.opts.handlers.onForward(call.request.data).then(
+      (data) => cb(null, { data }),
+      (err: unknown) => {
+        const metadata = new grpc.Metadata();
+        metadata.set(errorCodeMetadataKey, err instanceof RaftNodeError ? err.code : 'Remote');
+        cb({ code: grpc.status.FAILED_PRECONDITION, details: err instanceof Error ? err.message : String(err), metadata });
+      },
+    );
+  }
+}

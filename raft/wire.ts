@@ -1,0 +1,133 @@
+/**
+ * The wire form of Raft messages (proto/raft.proto) and the gRPC service definition.
+ * Conversion is explicit both ways so nothing of protobuf leaks into the driver.
+ */
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { fileURLToPath } from 'node:url';
+import { index, term } from './core/types.ts';
+import type { ConfState, Entry, Message, MessageType, SnapshotMetadata } from './core/types.ts';
+
+/** Protobuf JSON-ish shapes as @grpc/proto-loader produces them (longs as numbers, enums as strings). */
+export interface WireEntry {
+  term: number;
+  index: number;
+  type: 'ENTRY_TYPE_NORMAL' | 'ENTRY_TYPE_CONF_CHANGE';
+  data: Uint8Array;
+}
+/** The wire form of a ConfState. */
+export interface WireConfState {
+  voters: string[];
+  learners: string[];
+  votersOutgoing: string[];
+  learnersNext: string[];
+  autoLeave: boolean;
+}
+/** The wire form of SnapshotMetadata. */
+export interface WireSnapshotMetadata {
+  index: number;
+  term: number;
+  confState: WireConfState | null;
+}
+/** The wire form of a Message. */
+export interface WireMessage {
+  type: string;
+  from: string;
+  to: string;
+  term: number;
+  logTerm: number;
+  index: number;
+  entries: WireEntry[];
+  commit: number;
+  reject: boolean;
+  rejectHint: number;
+  rejectHintTerm: number;
+  snapshot: WireSnapshotMetadata | null;
+  context: Uint8Array;
+}
+/** One batch on a peer stream. */
+export interface WireBatch {
+  messages: WireMessage[];
+}
+/** One chunk of a snapshot transfer. */
+export interface WireSnapshotChunk {
+  message: WireMessage | null;
+  data: Uint8Array;
+  last: boolean;
+}
+
+const wireTypes = new Set<string>([
+  'prop', 'app', 'appResp', 'vote', 'voteResp', 'preVote', 'preVoteResp', 'snap', 'heartbeat', 'heartbeatResp',
+  'transferLeader', 'timeoutNow', 'readIndex', 'readIndexResp',
+]);
+
+/** Loads the Raft service definition from proto/raft.proto. */
+export function loadRaftService(): grpc.ServiceClientConstructor {
+  const protoPath = fileURLToPath(new URL('../proto/raft.proto', import.meta.url));
+  const def = protoLoader.loadSync(protoPath, { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: false });
+  const pkg = grpc.loadPackageDefinition(def) as unknown as { orch: { raft: { v1: { Raft: grpc.ServiceClientConstructor } } } };
+  return pkg.orch.raft.v1.Raft;
+}
+
+/** Converts an entry to its wire form. */
+export function entryToWire(e: Entry): WireEntry {
+  return { term: e.term, index: e.index, type: e.type === 'confChange' ? 'ENTRY_TYPE_CONF_CHANGE' : 'ENTRY_TYPE_NORMAL', data: e.data };
+}
+
+function entryFromWire(e: WireEntry): Entry {
+  return { term: term(Number(e.term)), index: index(Number(e.index)), type: e.type === 'ENTRY_TYPE_CONF_CHANGE' ? 'confChange' : 'normal', data: bytes(e.data) };
+}
+
+function confToWire(c: ConfState): WireConfState {
+  return { voters: [...c.voters], learners: [...c.learners], votersOutgoing: [...c.votersOutgoing], learnersNext: [...c.learnersNext], autoLeave: c.autoLeave };
+}
+
+function confFromWire(c: WireConfState | null): ConfState {
+  return {
+    voters: [...(c?.voters ?? [])],
+    learners: [...(c?.learners ?? [])],
+    votersOutgoing: [...(c?.votersOutgoing ?? [])],
+    learnersNext: [...(c?.learnersNext ?? [])],
+    autoLeave: c?.autoLeave ?? false,
+  };
+}
+
+function bytes(b: Uint8Array | null | undefined): Uint8Array {
+  if (!b) return new Uint8Array(0);
+  return b instanceof Buffer ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : b;
+}
+
+/** Converts a message to its wire form; a snapshot's data is left out (it travels as a file). */
+export function messageToWire(m: Message): WireMessage {
+  const meta: SnapshotMetadata | null = m.snapshot ? m.snapshot.metadata : null;
+  return {
+    type: m.type, from: m.from, to: m.to, term: m.term, logTerm: m.logTerm, index: m.index,
+    entries: m.entries.map(entryToWire), commit: m.commit, reject: m.reject, rejectHint: m.rejectHint,
+    rejectHintTerm: m.rejectHintTerm,
+    snapshot: meta ? { index: meta.index, term: meta.term, confState: confToWire(meta.confState) } : null,
+    context: m.context,
+  };
+}
+
+/**
+ * Converts a wire message back; `snapshotData` becomes the snapshot's data (the local file
+ * path, for "snap"). Throws an Error for a type that may not come from the network.
+ */
+export function messageFromWire(w: WireMessage, snapshotData: Uint8Array = new Uint8Array(0)): Message {
+  if (!wireTypes.has(w.type)) throw new Error(`bad message type ${JSON.stringify(w.type)} from the network`);
+  const s = w.snapshot;
+  return {
+    type: w.type as MessageType, from: w.from, to: w.to, term: term(Number(w.term)), logTerm: term(Number(w.logTerm)),
+    index: index(Number(w.index)), entries: (w.entries ?? []).map(entryFromWire), commit: index(Number(w.commit)),
+    reject: w.reject, rejectHint: index(Number(w.rejectHint)), rejectHintTerm: term(Number(w.rejectHintTerm)),
+    snapshot: s ? { metadata: { index: index(Number(s.index)), term: term(Number(s.term)), confState: confFromWire(s.confState) }, data: snapshotData } : null,
+    context: bytes(w.context),
+  };
+}
+
+/** The entry data bytes a message carries (for batching limits). */
+export function messageBytes(m: Message): number {
+  let n = 64 + m.context.byteLength;
+  for (const e of m.entries) n += 24 + e.data.byteLength;
+  return n;
+}

@@ -1,0 +1,180 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RaftNodeError } from '../../../raft/errors.ts';
+import { ToyCluster, until } from './toy-cluster.ts';
+import type { Member } from './toy-cluster.ts';
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** Sends `count` commands through the leader from every running member (forwarding on followers), concurrently. */
+async function writeFromAll(cluster: ToyCluster, prefix: string, count: number, size = 0): Promise<number> {
+  const running = cluster.running();
+  const results = await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const m = running[i % running.length]!;
+      return m.node!.forwardToLeader(text(`${prefix}-${i}-${'x'.repeat(size)}`), 10_000);
+    }),
+  );
+  return Math.max(...results.map((r) => Number(new TextDecoder().decode(r))));
+}
+
+function itemsOf(m: Member): string[] {
+  return m.sm!.items();
+}
+
+test('three nodes elect a leader and replicate 200 commands sent from every node, identically everywhere', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const last = await writeFromAll(cluster, 'a', 200);
+  await cluster.allApplied(last);
+  const expected = itemsOf(leader);
+  assert.equal(expected.length, 200);
+  for (const m of cluster.members) assert.deepEqual(itemsOf(m), expected);
+  const metrics = leader.node!.metrics();
+  assert.ok(metrics.isLeader);
+  assert.ok(metrics.persistedEntries >= 200);
+  t.diagnostic(`group commit on the leader: ${metrics.persistedEntries} entries in ${metrics.persistTransactions} transactions`);
+  const follower = cluster.members.find((m) => m !== leader)!;
+  await assert.rejects(follower.node!.propose(text('direct')), (e: unknown) => e instanceof RaftNodeError && e.code === 'NotLeader');
+});
+
+test('a read index on a follower covers every write acknowledged before it', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const follower = cluster.members.find((m) => m !== leader)!;
+  const written = await writeFromAll(cluster, 'r', 30);
+  const reads = await Promise.all(Array.from({ length: 20 }, () => follower.node!.readIndex()));
+  for (const r of reads) assert.ok(r >= written, `read index ${r} < write ${written}`);
+  assert.ok(follower.node!.appliedIndex() >= written);
+  assert.equal(itemsOf(follower).length, 30);
+});
+
+test('a restarted follower resumes from its disk and catches up on what it missed', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const follower = cluster.members.find((m) => m !== leader)!;
+  await writeFromAll(cluster, 'before', 20);
+  await cluster.allApplied(leader.node!.appliedIndex());
+  const appliedBefore = follower.node!.appliedIndex();
+  await cluster.stopMember(follower.id);
+  const last = await writeFromAll(cluster, 'during', 20);
+  const node = await cluster.startMember(follower.id);
+  assert.ok(node.appliedIndex() >= appliedBefore, 'applied index comes back from the state machine');
+  await cluster.allApplied(last);
+  assert.deepEqual(itemsOf(follower), itemsOf(leader));
+  assert.equal(itemsOf(follower).length, 40);
+});
+
+test('when the leader stops, the others elect a new leader and keep accepting writes', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const old = await cluster.leader();
+  await writeFromAll(cluster, 'one', 10);
+  await cluster.stopMember(old.id);
+  const fresh = await cluster.leader();
+  assert.notEqual(fresh.id, old.id);
+  const last = await writeFromAll(cluster, 'two', 10);
+  await cluster.allApplied(last);
+  for (const m of cluster.running()) assert.equal(itemsOf(m).length, 20);
+  await cluster.startMember(old.id);
+  await cluster.allApplied(last);
+  assert.deepEqual(itemsOf(cluster.member(old.id)), itemsOf(fresh));
+});
+
+test('leadership moves to the node it is transferred to', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const target = cluster.members.find((m) => m !== leader)!;
+  await leader.node!.transferLeadership(target.id);
+  assert.equal((await cluster.leader()).id, target.id);
+  // Asked on a follower, the request travels to the leader.
+  const third = cluster.members.find((m) => m !== leader && m !== target)!;
+  await leader.node!.transferLeadership(third.id);
+  assert.equal((await cluster.leader()).id, third.id);
+  await third.node!.transferLeadership(target.id);
+  assert.equal((await cluster.leader()).id, target.id);
+  await target.node!.stop({ handOffMs: 2000 });
+  const others = cluster.members.filter((m) => m !== target);
+  assert.ok(others.some((m) => m.node!.isLeader()), 'a stopping leader hands leadership over first');
+});
+
+test('a follower behind the compacted log catches up through a chunked snapshot', async (t) => {
+  const cluster = await ToyCluster.start({ snapshotEveryEntries: 0, snapshotCatchUpEntries: 5 });
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const lagging = cluster.members.find((m) => m !== leader)!;
+  await cluster.stopMember(lagging.id);
+  // ~3 MB of commands so the snapshot travels in several 1 MiB chunks.
+  const last = await writeFromAll(cluster, 'big', 300, 10_000);
+  await cluster.allApplied(last);
+  for (const m of cluster.running()) {
+    const meta = await m.node!.compact();
+    assert.ok(meta && meta.index >= last - 1, `snapshot on ${m.id}`);
+    assert.ok(m.node!.status().firstIndex > 1, `log compacted on ${m.id}`);
+  }
+  const node = await cluster.startMember(lagging.id);
+  await cluster.allApplied(last);
+  const status = node.status();
+  assert.ok(status.snapshotIndex >= last - 1, `installed snapshot ${status.snapshotIndex}`);
+  assert.deepEqual(itemsOf(lagging), itemsOf(leader));
+  assert.equal(itemsOf(lagging).length, 300);
+  // Still a working member: it applies new writes too.
+  const after = await writeFromAll(cluster, 'after', 5);
+  await cluster.allApplied(after);
+  await until(() => itemsOf(lagging).length === 305, 'new writes on the caught-up node');
+});
+
+test('a node whose state machine lost its data restarts from its own snapshot and replays the log after it', async (t) => {
+  const cluster = await ToyCluster.start({ snapshotCatchUpEntries: 0 });
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const victim = cluster.members.find((m) => m !== leader)!;
+  await writeFromAll(cluster, 's', 20);
+  await cluster.allApplied(leader.node!.appliedIndex());
+  const meta = await victim.node!.compact();
+  assert.ok(meta && meta.index > 0);
+  const last = await writeFromAll(cluster, 't', 10);
+  await cluster.allApplied(last);
+  await cluster.stopMember(victim.id);
+  for (const suffix of ['', '-wal', '-shm']) await rm(join(cluster.dataDir(victim.id), `sm.db${suffix}`), { force: true });
+  const node = await cluster.startMember(victim.id);
+  assert.ok(node.appliedIndex() >= meta.index, 'restored from the snapshot at start');
+  await cluster.allApplied(last);
+  assert.deepEqual(itemsOf(victim), itemsOf(leader));
+  assert.equal(itemsOf(victim).length, 30);
+});
+
+test('a single-node group elects itself, commits alone and answers reads and forwards locally', async (t) => {
+  const cluster = await ToyCluster.start({ size: 1 });
+  t.after(() => cluster.close());
+  const only = await cluster.leader();
+  const i = await only.node!.propose(text('solo'));
+  assert.ok((await only.node!.readIndex()) >= i);
+  assert.equal(new TextDecoder().decode(await only.node!.forwardToLeader(text('fwd'))), String(i + 1));
+  assert.deepEqual(itemsOf(only), ['solo', 'fwd']);
+});
+
+test('a new node joins as a learner, catches up from the founding log, and is promoted to voter', async (t) => {
+  const cluster = await ToyCluster.start({ spares: 1 });
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const written = await writeFromAll(cluster, 'j', 20);
+  const joiner = await cluster.startMember('n4');
+  assert.equal(joiner.isLeader(), false);
+  const context = text(cluster.address('n4'));
+  await leader.node!.proposeConfChange({ changes: [{ type: 'addLearner', nodeId: 'n4' }], context });
+  await cluster.allApplied(written);
+  assert.deepEqual(itemsOf(cluster.member('n4')), itemsOf(leader));
+  await leader.node!.proposeConfChange({ changes: [{ type: 'addVoter', nodeId: 'n4' }], context });
+  assert.deepEqual([...leader.node!.status().confState.voters].sort(), ['n1', 'n2', 'n3', 'n4']);
+  const last = await writeFromAll(cluster, 'k', 8);
+  await cluster.allApplied(last);
+  assert.deepEqual([...joiner.status().confState.voters].sort(), ['n1', 'n2', 'n3', 'n4']);
+  assert.equal(itemsOf(cluster.member('n4')).length, 28);
+});
