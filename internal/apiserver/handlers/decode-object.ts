@@ -1,0 +1,64 @@
+import { badRequest, invalid } from '../../registry/errors/status-error.ts';
+import type { KObject } from '../../registry/schema/declaration.ts';
+import { toCauses } from '../../registry/schema/field-errors.ts';
+import { checkSchema, missingRequired, objectSchema } from '../../registry/schema/schema-check.ts';
+import { decodeJson, decodeYaml, readBody, type DecodedBody } from '../body.ts';
+import { mediaType, unsupportedMediaType } from '../negotiation.ts';
+import { fieldValidationOf, type RequestContext } from './request-context.ts';
+
+const objectMediaTypes = ['application/json', 'application/yaml'];
+
+/** Reads and decodes a JSON or YAML body (POST/PUT); 415 for other types. */
+export async function readDecodedBody(ctx: RequestContext): Promise<DecodedBody> {
+  const type = mediaType(ctx.headers['content-type']);
+  if (type !== '' && type !== 'application/json' && type !== 'application/yaml' && type !== 'text/yaml') throw unsupportedMediaType(type, objectMediaTypes);
+  const bytes = await readBody(ctx.body);
+  if (bytes.length === 0) throw badRequest('the request body is empty: an object is required');
+  return type === 'application/yaml' || type === 'text/yaml' ? decodeYaml(bytes) : decodeJson(bytes);
+}
+
+function checkTypeMeta(ctx: RequestContext, obj: Record<string, unknown>): void {
+  const { served } = ctx;
+  const kind = served.decl.kind;
+  if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = served.apiVersion;
+  if (obj.kind === undefined || obj.kind === '') obj.kind = kind;
+  if (obj.apiVersion !== served.apiVersion) throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${served.apiVersion})`);
+  if (obj.kind !== kind) throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${kind}) of ${ctx.info.resource}`);
+}
+
+function checkNamespace(ctx: RequestContext, obj: KObject): void {
+  const ns = ctx.info.namespace;
+  if (!ctx.served.decl.namespaced) return;
+  const bodyNs = obj.metadata.namespace;
+  if (bodyNs !== undefined && bodyNs !== '' && ns !== undefined && bodyNs !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+}
+
+/**
+ * Checks a decoded object against the resource: type meta, namespace, unknown and duplicate
+ * fields per `fieldValidation` (pruning unknown ones), field types and required fields.
+ */
+export function checkObject(ctx: RequestContext, decoded: DecodedBody): KObject {
+  const value = decoded.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a JSON or YAML object');
+  const obj = value as Record<string, unknown>;
+  checkTypeMeta(ctx, obj);
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) throw badRequest('metadata must be an object');
+  const kobj = obj as KObject;
+  checkNamespace(ctx, kobj);
+  const mode = fieldValidationOf(ctx.query);
+  const schema = objectSchema(ctx.served.decl);
+  const result = checkSchema(kobj, schema, mode !== 'Strict');
+  const problems = [...result.unknownFields.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)];
+  if (mode === 'Strict' && problems.length > 0) throw badRequest(`strict decoding error: ${problems.join(', ')}`, problems.map((p) => ({ reason: 'FieldValueInvalid', message: p })));
+  if (mode === 'Warn') for (const p of problems) ctx.out.warn(p);
+  const name = kobj.metadata.name ?? '';
+  const errors = [...result.typeErrors, ...missingRequired(kobj, schema).map((f) => ({ type: 'FieldValueRequired' as const, field: f, message: 'Required value' }))];
+  if (errors.length > 0) throw invalid(ctx.served.decl.kind, ctx.served.group, typeof name === 'string' ? name : '', toCauses(errors));
+  return kobj;
+}
+
+/** Reads, decodes and checks the object of a POST or PUT. */
+export async function readObject(ctx: RequestContext): Promise<KObject> {
+  return checkObject(ctx, await readDecodedBody(ctx));
+}

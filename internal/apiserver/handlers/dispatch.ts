@@ -1,0 +1,65 @@
+import { StatusError } from '../../registry/errors/status-error.ts';
+import { handleDelete, handleDeleteCollection } from './delete.ts';
+import { handlePatch } from './patch.ts';
+import { handleGet, handleList } from './read.ts';
+import type { RequestContext } from './request-context.ts';
+import { handleGetScale, handleUpdateScale } from './subresources.ts';
+import { handleWatch } from './watch.ts';
+import { handleCreate, handleUpdate } from './write.ts';
+
+/** 405 for a verb the target does not support. */
+export function methodNotAllowed(): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+}
+
+/** 404 for a path that names no resource. */
+export function pathNotFound(): StatusError {
+  return new StatusError(404, 'NotFound', 'the server could not find the requested resource');
+}
+
+async function dispatchSubresource(ctx: RequestContext, sub: string): Promise<void> {
+  const { verb } = ctx.info;
+  const subs = ctx.served.decl.subresources ?? {};
+  if (sub === 'status' && subs.status) {
+    if (verb === 'get') return handleGet(ctx);
+    if (verb === 'update') return handleUpdate(ctx);
+    if (verb === 'patch') return handlePatch(ctx);
+    throw methodNotAllowed();
+  }
+  if (sub === 'scale' && subs.scale) {
+    if (verb === 'get') return handleGetScale(ctx);
+    if (verb === 'update') return handleUpdateScale(ctx);
+    if (verb === 'patch') return handlePatch(ctx);
+    throw methodNotAllowed();
+  }
+  throw pathNotFound();
+}
+
+/** Routes a resource request to its verb handler. Handlers never look at the kind. */
+export async function dispatchResource(ctx: RequestContext): Promise<void> {
+  const { verb, name, subresource } = ctx.info;
+  if (ctx.served.decl.namespaced && name !== undefined && ctx.info.namespace === undefined) throw pathNotFound();
+  if (subresource !== undefined) return dispatchSubresource(ctx, subresource);
+  switch (verb) {
+    case 'get':
+      return handleGet(ctx);
+    case 'list':
+      return handleList(ctx);
+    case 'watch':
+      return handleWatch(ctx);
+    case 'create':
+      if (name !== undefined) throw methodNotAllowed();
+      if (ctx.served.decl.namespaced && ctx.info.namespace === undefined) throw methodNotAllowed();
+      return handleCreate(ctx);
+    case 'update':
+      if (name === undefined) throw methodNotAllowed();
+      return handleUpdate(ctx);
+    case 'patch':
+      if (name === undefined) throw methodNotAllowed();
+      return handlePatch(ctx);
+    case 'delete':
+      return handleDelete(ctx);
+    case 'deletecollection':
+      return handleDeleteCollection(ctx);
+  }
+}

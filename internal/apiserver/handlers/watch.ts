@@ -1,0 +1,51 @@
+import { startWatch, type ApiWatchEvent } from '../../registry/generic/watch.ts';
+import type { KObject } from '../../registry/schema/declaration.ts';
+import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
+import { watchTimeoutSecondsDefault, watchTimeoutSecondsMax } from '../limits.ts';
+import { intParam, type RequestContext } from './request-context.ts';
+
+/** The event in the negotiated view: objects become one-row Tables (headers only in the first). */
+function viewOf(ctx: RequestContext, ev: ApiWatchEvent, first: boolean): ApiWatchEvent {
+  const format = ctx.out.options.format;
+  if (ev.type === 'ERROR' || ev.type === 'BOOKMARK' || format === 'json' || format === 'yaml') return ev;
+  const obj = ev.object as KObject;
+  if (format === 'metadata') return { type: ev.type, object: partialMetadata(obj, ctx.apiDomain) };
+  const table = toTable(ctx.served.decl, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, { apiDomain: ctx.apiDomain, includeObject: parseIncludeObject(ctx.query.get('includeObject')) });
+  if (!first) table.columnDefinitions = [];
+  return { type: ev.type, object: table };
+}
+
+/**
+ * A watch: a chunked stream of `{type, object}` JSON documents, one per line, until the client
+ * leaves, `timeoutSeconds` passes or the store ends the watch (an ERROR event).
+ */
+export async function handleWatch(ctx: RequestContext): Promise<void> {
+  const q = ctx.query;
+  const name = ctx.info.name;
+  const fieldSelector = [q.get('fieldSelector') ?? '', name ? `metadata.name=${name}` : ''].filter((s) => s !== '').join(',');
+  const watch = await startWatch(ctx.store, ctx.info.namespace, {
+    ...(q.get('labelSelector') ? { labelSelector: q.get('labelSelector') ?? '' } : {}),
+    ...(fieldSelector ? { fieldSelector } : {}),
+    ...(q.get('resourceVersion') !== null ? { resourceVersion: q.get('resourceVersion') ?? '' } : {}),
+    ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch') ?? '' } : {}),
+    allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1',
+    sendInitialEvents: q.get('sendInitialEvents') === 'true',
+  });
+  const timeoutSeconds = Math.min(intParam(q, 'timeoutSeconds') ?? watchTimeoutSecondsDefault, watchTimeoutSecondsMax);
+  const timer = setTimeout(() => watch.stop(), timeoutSeconds * 1000);
+  void ctx.closed.then(() => watch.stop());
+  const raw = ctx.out.raw;
+  ctx.out.startStream('application/json');
+  try {
+    let first = true;
+    for await (const ev of watch.events) {
+      raw.write(`${JSON.stringify(viewOf(ctx, ev, first))}\n`);
+      first = false;
+      if (ev.type === 'ERROR') break;
+    }
+  } finally {
+    clearTimeout(timer);
+    watch.stop();
+    raw.end();
+  }
+}

@@ -1,0 +1,39 @@
+import { badRequest } from '../../registry/errors/status-error.ts';
+import type { KObject } from '../../registry/schema/declaration.ts';
+import { readObject } from './decode-object.ts';
+import { sendObject } from './read.ts';
+import { dryRunOf, fieldManagerOf, type RequestContext } from './request-context.ts';
+
+/** The write options of a request: dryRun and the field manager. */
+export function writeOptions(ctx: RequestContext): { dryRun: boolean; fieldManager: string } {
+  return { dryRun: dryRunOf(ctx.query), fieldManager: fieldManagerOf(ctx.query, ctx.headers) };
+}
+
+/** POST to a collection: 201 with the stored object. */
+export async function handleCreate(ctx: RequestContext): Promise<void> {
+  if (ctx.served.decl.namespaced && ctx.info.namespace === undefined) throw badRequest('the namespace of the object must be given in the request path (/namespaces/{namespace}/...)');
+  const opts = writeOptions(ctx);
+  const obj = await readObject(ctx);
+  const result = await ctx.store.create(ctx.info.namespace, obj, opts);
+  for (const w of result.warnings) ctx.out.warn(w);
+  sendObject(ctx, 201, result.object);
+}
+
+function checkName(ctx: RequestContext, obj: KObject): void {
+  const name = ctx.info.name ?? '';
+  const bodyName = obj.metadata.name;
+  if (bodyName === undefined || bodyName === '') obj.metadata.name = name;
+  else if (bodyName !== name) throw badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
+}
+
+/** PUT of one object (or its status): 200, or 201 when it created the object. */
+export async function handleUpdate(ctx: RequestContext): Promise<void> {
+  const opts = writeOptions(ctx);
+  const obj = await readObject(ctx);
+  checkName(ctx, obj);
+  const subresource = ctx.info.subresource === 'status' ? ('status' as const) : undefined;
+  const result = await ctx.store.update(ctx.info.namespace, ctx.info.name ?? '', obj, { ...opts, ...(subresource ? { subresource } : {}) });
+  for (const w of result.warnings) ctx.out.warn(w);
+  sendObject(ctx, result.created ? 201 : 200, result.object);
+}
+

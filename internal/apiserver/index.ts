@@ -1,0 +1,164 @@
+import { createSecureServer, type Http2Session } from 'node:http2';
+import type { Socket } from 'node:net';
+import type { Registry } from 'prom-client';
+import type { Storage } from '../storage/storage.ts';
+import { GenericStore } from '../registry/generic/store.ts';
+import { ResourceRegistry } from '../registry/resource-registry.ts';
+import { StatusError } from '../registry/errors/status-error.ts';
+import type { HealthCheck } from './health.ts';
+import { bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, shutdownGraceMs } from './limits.ts';
+import { ApiMetrics } from './metrics.ts';
+import { OpenApiDocuments } from './openapi.ts';
+import { handleRequest, type HandlerDeps, type RawRequest } from './request-handler.ts';
+import type { RawResponse } from './respond.ts';
+
+/** Options of one API server. */
+export interface ApiServerOptions {
+  readonly storage: Storage;
+  readonly tls: { readonly cert: string; readonly key: string; readonly ca?: string };
+  /** The static bearer token every request but health checks must carry. */
+  readonly adminToken: string;
+  /** Suffix of the named API groups (`events.<domain>`); default `k8s.io`. */
+  readonly apiDomain?: string;
+  /** Extra readiness checks (e.g. `raft-quorum`), also run by /healthz. */
+  readonly healthChecks?: Readonly<Record<string, HealthCheck>>;
+  /** Where metrics go; others may register their own gauges on it. */
+  readonly metricsRegistry?: Registry;
+  readonly listen: { readonly host: string; readonly port: number };
+  /** Namespaces to create at start when missing (errors are logged, not thrown). */
+  readonly bootstrapNamespaces?: readonly string[];
+  readonly log?: (message: string, err?: unknown) => void;
+}
+
+/** A running API server. `close` ends watches, stops accepting and closes connections. */
+export interface ApiServer {
+  readonly port: number;
+  /** Starts a graceful shutdown: /readyz fails from now on while requests are still served. */
+  beginShutdown(): void;
+  close(): Promise<void>;
+}
+
+function healthChecks(storage: Storage, extra: Readonly<Record<string, HealthCheck>>, isShuttingDown: () => boolean): Map<string, Map<string, HealthCheck>> {
+  const ping: HealthCheck = () => undefined;
+  const store: HealthCheck = async () => {
+    await storage.currentRevision();
+  };
+  const shutdown: HealthCheck = () => {
+    if (isShuttingDown()) throw new Error('the server is shutting down');
+  };
+  const custom = Object.entries(extra);
+  return new Map([
+    ['livez', new Map<string, HealthCheck>([['ping', ping]])],
+    ['readyz', new Map<string, HealthCheck>([['ping', ping], ['store', store], ...custom, ['shutdown', shutdown]])],
+    ['healthz', new Map<string, HealthCheck>([['ping', ping], ['store', store], ...custom])],
+  ]);
+}
+
+/**
+ * Creates the bootstrap namespaces, retrying (bounded) while the store is not ready, e.g. before
+ * a Raft quorum exists. Stops early when `stopped()` says the server is closing.
+ */
+async function bootstrap(store: GenericStore, names: readonly string[], stopped: () => boolean, log: HandlerDeps['log']): Promise<void> {
+  const pending = new Set(names);
+  for (let attempt = 1; pending.size > 0 && !stopped(); attempt++) {
+    for (const name of [...pending]) {
+      try {
+        await store.create(undefined, { metadata: { name } }, { fieldManager: 'orch-apiserver' });
+        pending.delete(name);
+      } catch (err) {
+        if (err instanceof StatusError && err.code === 409) pending.delete(name);
+        else if (attempt >= bootstrapAttemptsMax) {
+          log(`could not create namespace ${name}`, err);
+          return;
+        }
+      }
+    }
+    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, bootstrapRetryMs));
+  }
+}
+
+/** Starts the HTTPS (HTTP/2 with HTTP/1.1 fallback) API server. */
+export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer> {
+  const registry = new ResourceRegistry(opts.apiDomain ?? 'k8s.io');
+  const stores = new Map(registry.resources.map((r) => [r, new GenericStore(opts.storage, r)] as const));
+  let shuttingDown = false;
+  // Listeners of requests still running (watches), told when the server closes; each request removes its own.
+  const shutdownListeners = new Set<() => void>();
+  let inflight = 0;
+  const idleWaiters: (() => void)[] = [];
+  const log = opts.log ?? ((message: string, err?: unknown) => console.error(`apiserver: ${message}`, err ?? ''));
+  const nsServedForDeletion = registry.find('', 'v1', 'namespaces');
+  const nsStoreForDeletion = nsServedForDeletion && stores.get(nsServedForDeletion);
+  const namespaceStores = nsStoreForDeletion && { namespaces: nsStoreForDeletion, namespaced: [...stores].filter(([r]) => r.decl.namespaced).map(([, s]) => s) };
+  const deps: HandlerDeps = {
+    registry,
+    stores,
+    ...(namespaceStores ? { namespaceStores } : {}),
+    adminToken: opts.adminToken,
+    metrics: new ApiMetrics(opts.metricsRegistry),
+    openapi: new OpenApiDocuments(registry),
+    health: healthChecks(opts.storage, opts.healthChecks ?? {}, () => shuttingDown),
+    serverAddress: `${opts.listen.host}:${opts.listen.port}`,
+    onShutdown(listener) {
+      shutdownListeners.add(listener);
+      return () => shutdownListeners.delete(listener);
+    },
+    log,
+  };
+  const server = createSecureServer({ cert: opts.tls.cert, key: opts.tls.key, ...(opts.tls.ca ? { ca: opts.tls.ca } : {}), allowHTTP1: true }, (req, res) => {
+    inflight++;
+    void handleRequest(deps, req as unknown as RawRequest, res as unknown as RawResponse).finally(() => {
+      inflight--;
+      if (inflight === 0) for (const waiter of idleWaiters.splice(0)) waiter();
+    });
+  });
+  const sockets = new Set<Socket>();
+  const sessions = new Set<Http2Session>();
+  server.on('secureConnection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('session', (s: Http2Session) => {
+    sessions.add(s);
+    s.on('close', () => sessions.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.listen.port, opts.listen.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : opts.listen.port;
+  const nsServed = registry.find('', 'v1', 'namespaces');
+  const nsStore = nsServed && stores.get(nsServed);
+  if (opts.bootstrapNamespaces?.length && nsStore) {
+    const done = bootstrap(nsStore, opts.bootstrapNamespaces, () => shuttingDown, log);
+    // Wait a little so a healthy store has its namespaces before the first request; never block start.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, bootstrapWaitMs)))]);
+    clearTimeout(timer);
+  }
+  return {
+    port,
+    beginShutdown() {
+      shuttingDown = true;
+    },
+    async close() {
+      shuttingDown = true;
+      for (const listener of [...shutdownListeners]) listener();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Let running requests (and the watches just told to stop) finish, then close connections.
+      let timer: NodeJS.Timeout | undefined;
+      const idle = inflight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await Promise.race([idle, new Promise<void>((resolve) => (timer = setTimeout(resolve, shutdownGraceMs)))]);
+      clearTimeout(timer);
+      for (const s of sessions) s.close();
+      for (const s of sockets) s.end();
+      const killer = setTimeout(() => {
+        for (const s of sessions) s.destroy();
+        for (const s of sockets) s.destroy();
+      }, shutdownGraceMs);
+      await closed;
+      clearTimeout(killer);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Finds duplicate keys in JSON text (which JSON.parse silently resolves to the last one).
+ * Assumes the text is valid JSON: call it after JSON.parse succeeded. Paths look like
+ * `metadata.name` and `spec.ports[0].port`.
+ */
+
+type Frame = { kind: 'object'; keys: Set<string>; key: string | null; expectingKey: boolean } | { kind: 'array'; index: number };
+
+function pathOf(stack: readonly Frame[]): string {
+  let path = '';
+  for (const f of stack.slice(0, -1)) {
+    if (f.kind === 'object') path = path === '' ? (f.key ?? '') : `${path}.${f.key ?? ''}`;
+    else path = `${path}[${f.index}]`;
+  }
+  return path;
+}
+
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+  return i;
+}
+
+/** The paths of every duplicated key, in order of appearance. */
+export function findDuplicateKeys(text: string): string[] {
+  const duplicates: string[] = [];
+  const stack: Frame[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const top = stack[stack.length - 1];
+    if (c === '{') stack.push({ kind: 'object', keys: new Set(), key: null, expectingKey: true });
+    else if (c === '[') stack.push({ kind: 'array', index: 0 });
+    else if (c === '}' || c === ']') stack.pop();
+    else if (c === ',' && top) {
+      if (top.kind === 'object') top.expectingKey = true;
+      else top.index++;
+    } else if (c === '"') {
+      const end = stringEnd(text, i);
+      if (top?.kind === 'object' && top.expectingKey) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) {
+          const parent = pathOf(stack);
+          duplicates.push(parent === '' ? key : `${parent}.${key}`);
+        }
+        top.keys.add(key);
+        top.key = key;
+        top.expectingKey = false;
+      }
+      i = end;
+    }
+  }
+  return duplicates;
+}

@@ -1,0 +1,28 @@
+/** Limits of the HTTP layer, in one place. */
+
+/** Request bodies larger than this answer 413. */
+export const requestBodyBytesMax = 3 * 1024 * 1024;
+
+/** A watch ends after this long unless `timeoutSeconds` asks for less (clients re-watch). */
+export const watchTimeoutSecondsMax = 30 * 60;
+
+/** Longest `timeoutSeconds` a watch may ask for, and the default when it asks for none. */
+export const watchTimeoutSecondsDefault = 30 * 60;
+
+/** Responses at least this large are gzipped when the client accepts it. */
+export const gzipBytesMin = 128;
+
+/** How long `close()` waits for open requests before cutting connections. */
+export const shutdownGraceMs = 2000;
+
+/** Most warnings returned in `Warning` headers on one response. */
+export const warningsMax = 50;
+
+/** Attempts at creating the bootstrap namespaces (one round per retry period). */
+export const bootstrapAttemptsMax = 120;
+
+/** Pause between bootstrap rounds while the store is not ready. */
+export const bootstrapRetryMs = 1000;
+
+/** How long start waits for the bootstrap namespaces before returning anyway. */
+export const bootstrapWaitMs = 2000;

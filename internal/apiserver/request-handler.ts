@@ -1,0 +1,92 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { internalError, StatusError } from '../registry/errors/status-error.ts';
+import type { GenericStore } from '../registry/generic/store.ts';
+import type { NamespaceStores } from '../registry/core/namespace-deletion.ts';
+import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
+import type { BodySource } from './body.ts';
+import { authenticate } from './filters/authentication.ts';
+import { dispatchResource, methodNotAllowed, pathNotFound } from './handlers/dispatch.ts';
+import { checkNamespaceAcceptsObjects, checkNamespaceDeletable } from './handlers/namespace-lifecycle.ts';
+import type { ApiMetrics } from './metrics.ts';
+import { negotiateResponse } from './negotiation.ts';
+import { serveNonResource, type NonResourceDeps } from './non-resource.ts';
+import { parseRequestInfo, type ResourceRequestInfo } from './request-info.ts';
+import { Responder, type RawResponse } from './respond.ts';
+
+/** The part of a Node HTTP/1 or HTTP/2 compat request the API uses. */
+export interface RawRequest extends BodySource {
+  readonly method?: string;
+  readonly url?: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** What the request handler serves from. */
+export interface HandlerDeps extends NonResourceDeps {
+  readonly registry: ResourceRegistry;
+  readonly stores: ReadonlyMap<ServedResource, GenericStore>;
+  readonly namespaceStores?: NamespaceStores;
+  readonly adminToken: string;
+  readonly metrics: ApiMetrics;
+  /** Registers a listener called when the server shuts down (open watches end then); returns its removal. */
+  readonly onShutdown: (listener: () => void) => () => void;
+  readonly log: (message: string, err?: unknown) => void;
+}
+
+function wantsPretty(query: URLSearchParams, headers: IncomingHttpHeaders): boolean {
+  const p = query.get('pretty');
+  if (p !== null) return p === 'true' || p === '1' || p === '';
+  return /^(curl|Wget|Mozilla)\//.test(headers['user-agent'] ?? '');
+}
+
+function metricLabels(info: ResourceRequestInfo | null, method: string) {
+  if (!info) return { verb: method, group: '', version: '', resource: '', subresource: '' };
+  const verb = info.verb === 'list' ? 'LIST' : info.verb === 'watch' ? 'WATCH' : method;
+  return { verb, group: info.group, version: info.version, resource: info.resource, subresource: info.subresource ?? '' };
+}
+
+async function serveResource(deps: HandlerDeps, info: ResourceRequestInfo, req: RawRequest, out: Responder, query: URLSearchParams, closed: Promise<void>): Promise<void> {
+  const served = deps.registry.find(info.group, info.version, info.resource);
+  const store = served && deps.stores.get(served);
+  if (!served || !store) throw pathNotFound();
+  const resourceInfo: ResourceRequestInfo = !served.decl.namespaced && info.resource === 'namespaces' ? { ...info, namespace: undefined } : info;
+  if (!served.decl.namespaced && resourceInfo.namespace !== undefined) throw pathNotFound();
+  const readVerb = info.verb === 'get' || info.verb === 'list';
+  const tableVerb = readVerb || info.verb === 'watch';
+  out.options.format = negotiateResponse(req.headers.accept, deps.registry.apiDomain, tableVerb && info.subresource === undefined);
+  out.options.gzip = readVerb && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  if (info.verb === 'create' && served.decl.namespaced && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps, served, info.namespace);
+  if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
+  await dispatchResource({ info: resourceInfo, served, store, query, headers: req.headers, body: req, out, apiDomain: deps.registry.apiDomain, closed, ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}) });
+}
+
+/** Serves one HTTP request end to end: authentication, routing, handlers, errors, metrics. */
+export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: RawResponse): Promise<void> {
+  const started = process.hrtime.bigint();
+  const method = (req.method ?? 'GET').toUpperCase();
+  const url = new URL(req.url ?? '/', 'https://orch.invalid');
+  const query = url.searchParams;
+  const out = new Responder(res, { format: 'json', pretty: wantsPretty(query, req.headers), gzip: false });
+  let unsubscribe = (): void => undefined;
+  const closed = new Promise<void>((resolve) => {
+    res.on('close', resolve);
+    unsubscribe = deps.onShutdown(resolve);
+  });
+  let info: ResourceRequestInfo | null = null;
+  try {
+    authenticate(url.pathname, req.headers.authorization, deps.adminToken);
+    const parsed = parseRequestInfo(method, url.pathname, query);
+    if (parsed === null) throw methodNotAllowed();
+    if (parsed.kind === 'non-resource') await serveNonResource(deps, method, url.pathname, query, req.headers.accept, out);
+    else {
+      info = parsed;
+      await serveResource(deps, parsed, req, out, query, closed);
+    }
+  } catch (err) {
+    if (!(err instanceof StatusError)) deps.log(`unexpected error serving ${method} ${url.pathname}`, err);
+    out.sendError(err instanceof StatusError ? err : internalError('an unexpected error happened; see the server log'));
+  } finally {
+    unsubscribe();
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    deps.metrics.observe(metricLabels(info, method), res.statusCode, seconds);
+  }
+}

@@ -1,0 +1,92 @@
+import { gzipSync } from 'node:zlib';
+import { stringify } from 'yaml';
+import type { StatusError } from '../registry/errors/status-error.ts';
+import { gzipBytesMin, warningsMax } from './limits.ts';
+import type { ResponseFormat } from './negotiation.ts';
+
+/** The part of a Node HTTP/1 or HTTP/2 compat response the API uses. */
+export interface RawResponse {
+  statusCode: number;
+  readonly headersSent: boolean;
+  setHeader(name: string, value: string | number | readonly string[]): unknown;
+  write(chunk: string | Uint8Array): boolean;
+  end(chunk?: string | Uint8Array): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  flushHeaders?(): void;
+}
+
+/** How one response is encoded: format, indentation, compression, warnings. */
+export interface ResponseOptions {
+  format: ResponseFormat;
+  pretty: boolean;
+  gzip: boolean;
+}
+
+/** Writes API responses: objects in the negotiated format, Status errors, plain text. */
+export class Responder {
+  readonly warnings: string[] = [];
+
+  constructor(
+    readonly raw: RawResponse,
+    readonly options: ResponseOptions,
+  ) {}
+
+  /** Adds a `Warning: 299 - "..."` header item (bounded in number). */
+  warn(message: string): void {
+    if (this.warnings.length < warningsMax) this.warnings.push(message);
+  }
+
+  /** Sends an object in the negotiated format. */
+  send(code: number, body: unknown): void {
+    if (this.options.format === 'yaml') this.sendBytes(code, 'application/yaml', stringify(body, { version: '1.1' }));
+    else this.sendBytes(code, 'application/json', this.options.pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`);
+  }
+
+  /** Sends a Status error (JSON, or YAML when YAML was negotiated). */
+  sendError(err: StatusError): void {
+    if (this.raw.headersSent) {
+      this.raw.end();
+      return;
+    }
+    if (err.details?.retryAfterSeconds !== undefined) this.raw.setHeader('Retry-After', String(err.details.retryAfterSeconds));
+    const format = this.options.format === 'yaml' ? 'yaml' : 'json';
+    const saved = this.options.format;
+    this.options.format = format;
+    this.send(err.code, err.toStatus());
+    this.options.format = saved;
+  }
+
+  /** Sends plain text (health checks, metrics). */
+  sendText(code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+    this.sendBytes(code, contentType, text);
+  }
+
+  /** Writes headers for a stream (watch) and returns; the caller writes chunks. */
+  startStream(contentType: string): void {
+    this.writeWarnings();
+    this.raw.statusCode = 200;
+    this.raw.setHeader('Content-Type', contentType);
+    this.raw.setHeader('Cache-Control', 'no-cache, private');
+    this.raw.flushHeaders?.();
+  }
+
+  private writeWarnings(): void {
+    if (this.warnings.length > 0) this.raw.setHeader('Warning', this.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  }
+
+  /** Sends a body as it is (text is UTF-8 encoded). */
+  sendBytes(code: number, contentType: string, data: string | Buffer): void {
+    this.writeWarnings();
+    let body: Buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    this.raw.statusCode = code;
+    this.raw.setHeader('Content-Type', contentType);
+    this.raw.setHeader('Cache-Control', 'no-cache, private');
+    if (this.options.gzip && body.length >= gzipBytesMin) {
+      body = gzipSync(body);
+      this.raw.setHeader('Content-Encoding', 'gzip');
+      this.raw.setHeader('Vary', 'Accept-Encoding');
+    }
+    this.raw.setHeader('Content-Length', String(body.length));
+    this.raw.end(body);
+  }
+}

@@ -1,0 +1,61 @@
+import type { ResourceDeclaration } from '../schema/declaration.ts';
+import { int, intOrString, obj, open, str } from '../schema/field-schema.ts';
+import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
+import { ageColumn, field, nameColumn, num, selectorString } from '../schema/printers.ts';
+import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
+
+/** DaemonSets (apps/v1): one pod per node; updateStrategy defaults to RollingUpdate. */
+export const daemonsets: ResourceDeclaration = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'DaemonSet',
+  plural: 'daemonsets',
+  singular: 'daemonset',
+  shortNames: ['ds'],
+  categories: ['all'],
+  namespaced: true,
+  nameRule: 'subdomain',
+  description: 'DaemonSet represents the configuration of a daemon set.',
+  fields: {
+    spec: obj({
+      selector: labelSelectorSchema,
+      template: podTemplateSchema,
+      updateStrategy: obj({ type: str(), rollingUpdate: obj({ maxUnavailable: intOrString(), maxSurge: intOrString() }) }),
+      minReadySeconds: int(),
+      revisionHistoryLimit: int(),
+    }),
+    status: open({ currentNumberScheduled: int(), desiredNumberScheduled: int(), numberReady: int(), updatedNumberScheduled: int(), numberAvailable: int() }),
+  },
+  required: ['spec'],
+  subresources: { status: true },
+  tracksGeneration: true,
+  printerColumns: [
+    nameColumn,
+    { name: 'Desired', type: 'integer', cell: (o) => num(o, 'status.desiredNumberScheduled') },
+    { name: 'Current', type: 'integer', cell: (o) => num(o, 'status.currentNumberScheduled') },
+    { name: 'Ready', type: 'integer', cell: (o) => num(o, 'status.numberReady') },
+    { name: 'Up-to-date', type: 'integer', cell: (o) => num(o, 'status.updatedNumberScheduled') },
+    { name: 'Available', type: 'integer', cell: (o) => num(o, 'status.numberAvailable') },
+    { name: 'Node Selector', type: 'string', cell: (o) => selectorString({ matchLabels: field(o, 'spec.template.spec.nodeSelector') }) || '<none>' },
+    ageColumn,
+  ],
+  strategy: {
+    prepareForCreate(o) {
+      o.status = { currentNumberScheduled: 0, desiredNumberScheduled: 0, numberMisscheduled: 0, numberReady: 0 };
+    },
+    applyDefaults(o) {
+      defaultWorkload(o, false);
+      const spec = specOf(o);
+      spec.revisionHistoryLimit ??= 10;
+      const strategy = (spec.updateStrategy ??= {}) as Record<string, unknown>;
+      strategy.type ??= 'RollingUpdate';
+      if (strategy.type === 'RollingUpdate') {
+        const rolling = (strategy.rollingUpdate ??= {}) as Record<string, unknown>;
+        rolling.maxUnavailable ??= 1;
+        rolling.maxSurge ??= 0;
+      }
+    },
+    validate: validateWorkload,
+    validateUpdate: validateSelectorImmutable,
+  },
+};

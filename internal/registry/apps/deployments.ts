@@ -1,0 +1,71 @@
+import type { ResourceDeclaration } from '../schema/declaration.ts';
+import { bool, int, obj, open, str, intOrString, arr } from '../schema/field-schema.ts';
+import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
+import { ageColumn, nameColumn, num } from '../schema/printers.ts';
+import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
+
+/** Deployments (apps/v1): declarative updates of ReplicaSets, with the apps/v1 defaults. */
+export const deployments: ResourceDeclaration = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'Deployment',
+  plural: 'deployments',
+  singular: 'deployment',
+  shortNames: ['deploy'],
+  categories: ['all'],
+  namespaced: true,
+  nameRule: 'subdomain',
+  description: 'Deployment enables declarative updates for Pods and ReplicaSets.',
+  fields: {
+    spec: obj({
+      replicas: int(),
+      selector: labelSelectorSchema,
+      template: podTemplateSchema,
+      strategy: obj({ type: str('Recreate or RollingUpdate.'), rollingUpdate: obj({ maxSurge: intOrString(), maxUnavailable: intOrString() }) }),
+      minReadySeconds: int(),
+      revisionHistoryLimit: int(),
+      paused: bool(),
+      progressDeadlineSeconds: int(),
+    }),
+    status: obj({
+      observedGeneration: { type: 'integer', format: 'int64' },
+      replicas: int(),
+      updatedReplicas: int(),
+      readyReplicas: int(),
+      availableReplicas: int(),
+      unavailableReplicas: int(),
+      conditions: arr(open()),
+      collisionCount: int(),
+    }),
+  },
+  required: ['spec'],
+  subresources: { status: true, scale: { selectorFrom: 'spec.selector' } },
+  tracksGeneration: true,
+  printerColumns: [
+    nameColumn,
+    { name: 'Ready', type: 'string', cell: (o) => `${num(o, 'status.readyReplicas')}/${num(o, 'spec.replicas')}` },
+    { name: 'Up-to-date', type: 'integer', cell: (o) => num(o, 'status.updatedReplicas') },
+    { name: 'Available', type: 'integer', cell: (o) => num(o, 'status.availableReplicas') },
+    ageColumn,
+  ],
+  strategy: {
+    prepareForCreate(o) {
+      o.status = {};
+    },
+    applyDefaults(o) {
+      defaultWorkload(o, true);
+      const spec = specOf(o);
+      spec.progressDeadlineSeconds ??= 600;
+      spec.revisionHistoryLimit ??= 10;
+      const strategy = (spec.strategy ??= {}) as Record<string, unknown>;
+      strategy.type ??= 'RollingUpdate';
+      if (strategy.type === 'RollingUpdate') {
+        const rolling = (strategy.rollingUpdate ??= {}) as Record<string, unknown>;
+        rolling.maxSurge ??= '25%';
+        rolling.maxUnavailable ??= '25%';
+      }
+    },
+    validate: validateWorkload,
+    validateUpdate: validateSelectorImmutable,
+  },
+};

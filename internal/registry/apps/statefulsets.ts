@@ -1,0 +1,55 @@
+import type { ResourceDeclaration } from '../schema/declaration.ts';
+import { arr, int, obj, open, str } from '../schema/field-schema.ts';
+import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
+import { ageColumn, nameColumn, num } from '../schema/printers.ts';
+import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
+
+/** StatefulSets (apps/v1): pods with stable identities; updateStrategy defaults to RollingUpdate. */
+export const statefulsets: ResourceDeclaration = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+  singular: 'statefulset',
+  shortNames: ['sts'],
+  categories: ['all'],
+  namespaced: true,
+  nameRule: 'subdomain',
+  description: 'StatefulSet represents a set of pods with consistent identities.',
+  fields: {
+    spec: obj({
+      replicas: int(),
+      selector: labelSelectorSchema,
+      template: podTemplateSchema,
+      serviceName: str(),
+      podManagementPolicy: str(),
+      updateStrategy: obj({ type: str(), rollingUpdate: open() }),
+      revisionHistoryLimit: int(),
+      minReadySeconds: int(),
+      volumeClaimTemplates: arr(open()),
+      persistentVolumeClaimRetentionPolicy: open(),
+      ordinals: open(),
+    }),
+    status: open({ replicas: int(), readyReplicas: int() }),
+  },
+  required: ['spec'],
+  subresources: { status: true, scale: { selectorFrom: 'spec.selector' } },
+  tracksGeneration: true,
+  printerColumns: [nameColumn, { name: 'Ready', type: 'string', cell: (o) => `${num(o, 'status.readyReplicas')}/${num(o, 'spec.replicas')}` }, ageColumn],
+  strategy: {
+    prepareForCreate(o) {
+      o.status = { replicas: 0 };
+    },
+    applyDefaults(o) {
+      defaultWorkload(o, true);
+      const spec = specOf(o);
+      spec.podManagementPolicy ??= 'OrderedReady';
+      spec.revisionHistoryLimit ??= 10;
+      const strategy = (spec.updateStrategy ??= {}) as Record<string, unknown>;
+      strategy.type ??= 'RollingUpdate';
+      if (strategy.type === 'RollingUpdate') strategy.rollingUpdate ??= { partition: 0 };
+    },
+    validate: validateWorkload,
+    validateUpdate: validateSelectorImmutable,
+  },
+};

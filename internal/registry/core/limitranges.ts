@@ -1,0 +1,35 @@
+import type { ResourceDeclaration } from '../schema/declaration.ts';
+import { arr, mapOf, intOrString, obj, str } from '../schema/field-schema.ts';
+import { notSupported, required, type FieldError } from '../schema/field-errors.ts';
+import { field } from '../schema/printers.ts';
+
+const limitTypes = ['Pod', 'Container', 'PersistentVolumeClaim'];
+const quantities = mapOf(intOrString());
+
+/** LimitRanges (core/v1): per-namespace resource constraints and defaults. */
+export const limitranges: ResourceDeclaration = {
+  group: '',
+  version: 'v1',
+  kind: 'LimitRange',
+  plural: 'limitranges',
+  singular: 'limitrange',
+  shortNames: ['limits'],
+  namespaced: true,
+  nameRule: 'subdomain',
+  description: 'LimitRange sets resource usage limits for each kind of resource in a Namespace.',
+  fields: {
+    spec: obj({ limits: arr(obj({ type: str(), max: quantities, min: quantities, default: quantities, defaultRequest: quantities, maxLimitRequestRatio: quantities }, { required: ['type'] })) }, { required: ['limits'] }),
+  },
+  required: ['spec'],
+  strategy: {
+    validate(o) {
+      const errors: FieldError[] = [];
+      const limits = field(o, 'spec.limits');
+      if (!Array.isArray(limits)) return [required('spec.limits')];
+      limits.forEach((l: { type?: string }, i) => {
+        if (l.type !== undefined && !limitTypes.includes(l.type)) errors.push(notSupported(`spec.limits[${i}].type`, l.type, limitTypes));
+      });
+      return errors;
+    },
+  },
+};

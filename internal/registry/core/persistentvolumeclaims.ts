@@ -1,0 +1,57 @@
+import type { ResourceDeclaration } from '../schema/declaration.ts';
+import { arr, intOrString, mapOf, obj, open, str } from '../schema/field-schema.ts';
+import { labelSelectorSchema } from '../schema/object-meta.ts';
+import { required, type FieldError } from '../schema/field-errors.ts';
+import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
+import { accessModesCell } from './persistentvolumes.ts';
+
+/** PersistentVolumeClaims (core/v1): a request for storage; bound status in `status`. */
+export const persistentvolumeclaims: ResourceDeclaration = {
+  group: '',
+  version: 'v1',
+  kind: 'PersistentVolumeClaim',
+  plural: 'persistentvolumeclaims',
+  singular: 'persistentvolumeclaim',
+  shortNames: ['pvc'],
+  namespaced: true,
+  nameRule: 'subdomain',
+  description: "PersistentVolumeClaim is a user's request for and claim to a persistent volume.",
+  fields: {
+    spec: open({
+      accessModes: arr(str()),
+      resources: obj({ requests: mapOf(intOrString()), limits: mapOf(intOrString()) }),
+      storageClassName: str(),
+      volumeName: str(),
+      volumeMode: str(),
+      selector: labelSelectorSchema,
+    }),
+    status: open({ phase: str(), accessModes: arr(str()), capacity: mapOf(intOrString()) }),
+  },
+  required: ['spec'],
+  subresources: { status: true },
+  printerColumns: [
+    nameColumn,
+    { name: 'Status', type: 'string', cell: (o) => text(o, 'status.phase') },
+    { name: 'Volume', type: 'string', cell: (o) => text(o, 'spec.volumeName') },
+    { name: 'Capacity', type: 'string', cell: (o) => String(field(o, 'status.capacity.storage') ?? '') },
+    { name: 'Access Modes', type: 'string', cell: (o) => accessModesCell(o, 'status.accessModes') },
+    { name: 'StorageClass', type: 'string', cell: (o) => text(o, 'spec.storageClassName') },
+    ageColumn,
+  ],
+  strategy: {
+    prepareForCreate(o) {
+      o.status = { phase: 'Pending' };
+    },
+    applyDefaults(o) {
+      const spec = (o.spec ??= {}) as Record<string, unknown>;
+      spec.volumeMode ??= 'Filesystem';
+    },
+    validate(o) {
+      const errors: FieldError[] = [];
+      const modes = field(o, 'spec.accessModes');
+      if (!Array.isArray(modes) || modes.length === 0) errors.push(required('spec.accessModes'));
+      if (field(o, 'spec.resources.requests.storage') === undefined) errors.push(required('spec.resources.requests.storage'));
+      return errors;
+    },
+  },
+};

@@ -1,0 +1,65 @@
+import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
+import { arr, intOrString, mapOf, open, str } from '../schema/field-schema.ts';
+import { required, type FieldError } from '../schema/field-errors.ts';
+import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
+
+const modeShort: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
+
+/** The ACCESS MODES cell (`RWO,RWX`). */
+export function accessModesCell(o: KObject, path: string): string {
+  const modes = field(o, path);
+  return Array.isArray(modes) ? (modes as string[]).map((m) => modeShort[m] ?? m).join(',') : '';
+}
+
+function claimCell(o: KObject): string {
+  const name = text(o, 'spec.claimRef.name');
+  return name === '' ? '' : `${text(o, 'spec.claimRef.namespace')}/${name}`;
+}
+
+function validate(o: KObject): FieldError[] {
+  const errors: FieldError[] = [];
+  if (field(o, 'spec.capacity') === undefined) errors.push(required('spec.capacity'));
+  const modes = field(o, 'spec.accessModes');
+  if (!Array.isArray(modes) || modes.length === 0) errors.push(required('spec.accessModes'));
+  return errors;
+}
+
+/** PersistentVolumes (core/v1): cluster-scoped storage; phase in `status`. */
+export const persistentvolumes: ResourceDeclaration = {
+  group: '',
+  version: 'v1',
+  kind: 'PersistentVolume',
+  plural: 'persistentvolumes',
+  singular: 'persistentvolume',
+  shortNames: ['pv'],
+  namespaced: false,
+  nameRule: 'subdomain',
+  description: 'PersistentVolume (PV) is a storage resource provisioned by an administrator.',
+  fields: {
+    spec: open({ capacity: mapOf(intOrString()), accessModes: arr(str()), persistentVolumeReclaimPolicy: str(), storageClassName: str(), volumeMode: str(), claimRef: open() }),
+    status: open({ phase: str(), reason: str(), message: str() }),
+  },
+  subresources: { status: true },
+  printerColumns: [
+    nameColumn,
+    { name: 'Capacity', type: 'string', cell: (o) => String(field(o, 'spec.capacity.storage') ?? '') },
+    { name: 'Access Modes', type: 'string', cell: (o) => accessModesCell(o, 'spec.accessModes') },
+    { name: 'Reclaim Policy', type: 'string', cell: (o) => text(o, 'spec.persistentVolumeReclaimPolicy') },
+    { name: 'Status', type: 'string', cell: (o) => text(o, 'status.phase') },
+    { name: 'Claim', type: 'string', cell: claimCell },
+    { name: 'StorageClass', type: 'string', cell: (o) => text(o, 'spec.storageClassName') },
+    { name: 'Reason', type: 'string', cell: (o) => text(o, 'status.reason') },
+    ageColumn,
+  ],
+  strategy: {
+    prepareForCreate(o) {
+      o.status = { phase: 'Pending' };
+    },
+    applyDefaults(o) {
+      const spec = (o.spec ??= {}) as Record<string, unknown>;
+      spec.persistentVolumeReclaimPolicy ??= 'Retain';
+      spec.volumeMode ??= 'Filesystem';
+    },
+    validate,
+  },
+};

@@ -1,0 +1,123 @@
+import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
+import { arr, open, str } from '../schema/field-schema.ts';
+import { podSpecSchema } from '../schema/pod-spec-schema.ts';
+import { dns1123Label } from '../schema/name-validation.ts';
+import { invalidValue, required, type FieldError } from '../schema/field-errors.ts';
+import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
+
+interface Container {
+  name?: string;
+  image?: string;
+  imagePullPolicy?: string;
+  terminationMessagePath?: string;
+  terminationMessagePolicy?: string;
+  ports?: { protocol?: string }[];
+}
+
+interface ContainerStatus {
+  ready?: boolean;
+  restartCount?: number;
+  state?: { waiting?: { reason?: string }; terminated?: { reason?: string } };
+}
+
+function containers(o: KObject, path = 'spec.containers'): Container[] {
+  const c = field(o, path);
+  return Array.isArray(c) ? (c as Container[]) : [];
+}
+
+function statuses(o: KObject): ContainerStatus[] {
+  const s = field(o, 'status.containerStatuses');
+  return Array.isArray(s) ? (s as ContainerStatus[]) : [];
+}
+
+function podStatusCell(o: KObject): string {
+  if (o.metadata.deletionTimestamp) return 'Terminating';
+  let reason = text(o, 'status.reason') || text(o, 'status.phase', 'Unknown');
+  for (const s of statuses(o)) {
+    const r = s.state?.waiting?.reason ?? s.state?.terminated?.reason;
+    if (r) reason = r;
+  }
+  return reason;
+}
+
+function validateContainers(o: KObject, path: string, requireOne: boolean): FieldError[] {
+  const list = containers(o, path);
+  const errors: FieldError[] = [];
+  if (requireOne && list.length === 0) errors.push(required(path));
+  const seen = new Set<string>();
+  list.forEach((c, i) => {
+    if (!c.name) errors.push(required(`${path}[${i}].name`));
+    else {
+      for (const p of dns1123Label(c.name)) errors.push(invalidValue(`${path}[${i}].name`, c.name, p));
+      if (seen.has(c.name)) errors.push({ type: 'FieldValueDuplicate', field: `${path}[${i}].name`, message: `Duplicate value: "${c.name}"` });
+      seen.add(c.name);
+    }
+    if (!c.image) errors.push(required(`${path}[${i}].image`));
+  });
+  return errors;
+}
+
+/** Fills the defaults Kubernetes gives a pod spec (restart policy, DNS policy, pull policy...). */
+export function defaultPodSpec(spec: Record<string, unknown>): void {
+  spec.restartPolicy ??= 'Always';
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.schedulerName ??= 'default-scheduler';
+  spec.securityContext ??= {};
+  for (const key of ['containers', 'initContainers']) {
+    const list = spec[key];
+    if (!Array.isArray(list)) continue;
+    for (const c of list as Container[]) {
+      if (typeof c !== 'object' || c === null) continue;
+      const tagged = typeof c.image === 'string' && /:[^/]+$/.test(c.image) && !c.image.endsWith(':latest');
+      c.imagePullPolicy ??= tagged || c.image?.includes('@') ? 'IfNotPresent' : 'Always';
+      c.terminationMessagePath ??= '/dev/termination-log';
+      c.terminationMessagePolicy ??= 'File';
+      if (Array.isArray(c.ports)) for (const port of c.ports) if (typeof port === 'object' && port !== null) port.protocol ??= 'TCP';
+    }
+  }
+}
+
+/** Pods (core/v1): containers to run; status written by the node agent through `pods/status`. */
+export const pods: ResourceDeclaration = {
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  plural: 'pods',
+  singular: 'pod',
+  shortNames: ['po'],
+  categories: ['all'],
+  namespaced: true,
+  nameRule: 'subdomain',
+  description: 'Pod is a collection of containers that can run on a host.',
+  fields: {
+    spec: podSpecSchema,
+    status: open({ phase: str(), reason: str(), message: str(), podIP: str(), hostIP: str(), containerStatuses: arr(open()) }),
+  },
+  required: ['spec'],
+  subresources: { status: true },
+  fieldSelectors: { 'spec.nodeName': (o) => text(o, 'spec.nodeName'), 'status.phase': (o) => text(o, 'status.phase'), 'spec.restartPolicy': (o) => text(o, 'spec.restartPolicy') },
+  printerColumns: [
+    nameColumn,
+    { name: 'Ready', type: 'string', description: 'Ready containers of all containers.', cell: (o) => `${statuses(o).filter((s) => s.ready).length}/${containers(o).length}` },
+    { name: 'Status', type: 'string', cell: podStatusCell },
+    { name: 'Restarts', type: 'string', cell: (o) => String(statuses(o).reduce((n, s) => n + (s.restartCount ?? 0), 0)) },
+    ageColumn,
+    { name: 'IP', type: 'string', priority: 1, cell: (o) => text(o, 'status.podIP', '<none>') },
+    { name: 'Node', type: 'string', priority: 1, cell: (o) => text(o, 'spec.nodeName', '<none>') },
+  ],
+  strategy: {
+    prepareForCreate(o) {
+      o.status = { phase: 'Pending', qosClass: 'BestEffort' };
+    },
+    applyDefaults(o) {
+      defaultPodSpec((o.spec ??= {}) as Record<string, unknown>);
+    },
+    validate: (o) => [...validateContainers(o, 'spec.containers', true), ...validateContainers(o, 'spec.initContainers', false)],
+    validateUpdate(o, old) {
+      const strip = (x: KObject) => JSON.stringify({ ...(x.spec as object), containers: containers(x).map((c) => ({ ...c, image: undefined })), activeDeadlineSeconds: undefined, tolerations: undefined });
+      return strip(o) === strip(old) ? [] : [{ type: 'FieldValueForbidden', field: 'spec', message: 'Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)' }];
+    },
+  },
+};
+

@@ -1,0 +1,19 @@
+/** Limits of the registry layer, in one place. */
+
+/** Stored objects larger than this are rejected (the request limit is 3 MiB, HTTP layer). */
+export const objectBytesMax = 1.5 * 1024 * 1024;
+
+/** How often a patch without a resourceVersion is retried after losing a write race. */
+export const patchRetriesMax = 16;
+
+/** How long a read waits for this replica to reach a requested resourceVersion. */
+export const waitForRevisionMs = 3000;
+
+/** Largest page the store reads at once while filtering a list by selectors. */
+export const listPageItemsMax = 500;
+
+/** Most objects one deletecollection removes. */
+export const deleteCollectionItemsMax = 10_000;
+
+/** How often an idle watch gets a progress (bookmark) event. */
+export const watchProgressIntervalMs = 5000;

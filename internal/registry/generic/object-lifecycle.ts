@@ -1,0 +1,111 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
+import { badRequest, invalid } from '../errors/status-error.ts';
+import { toCauses, type FieldError } from '../schema/field-errors.ts';
+import { validateObjectMeta } from '../schema/metadata-validation.ts';
+import { changedFields, recordWrite, type ManagedFieldsEntry } from './managed-fields.ts';
+
+// Kubernetes' alphabet for generated names: no vowels (no words) and no look-alike characters.
+const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+const generatedSuffixLength = 5;
+const generatedPrefixMax = 63 - generatedSuffixLength;
+
+/** The current time as RFC 3339 with whole seconds, as Kubernetes stores timestamps. */
+export function nowTimestamp(now: Date = new Date()): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A name from `generateName`: the prefix (cut to leave room) plus five random characters. */
+export function generateName(prefix: string): string {
+  let suffix = '';
+  for (let i = 0; i < generatedSuffixLength; i++) suffix += nameAlphabet[randomInt(nameAlphabet.length)];
+  return prefix.slice(0, generatedPrefixMax) + suffix;
+}
+
+/** Who is writing, for managedFields. */
+export interface WriteContext {
+  readonly fieldManager: string;
+  readonly apiVersion: string;
+  readonly subresource?: string;
+  readonly now: Date;
+}
+
+/** Server-owned metadata of a new object: name from generateName, uid, timestamps, generation, managedFields. */
+export function prepareCreateMetadata(obj: KObject, decl: ResourceDeclaration, ctx: WriteContext): void {
+  const meta = obj.metadata;
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowTimestamp(ctx.now);
+  delete meta.resourceVersion;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  if (!decl.namespaced) delete meta.namespace;
+  if (decl.tracksGeneration) meta.generation = 1;
+  else delete meta.generation;
+  const write = { manager: ctx.fieldManager, operation: 'Update' as const, apiVersion: ctx.apiVersion, time: nowTimestamp(ctx.now) };
+  meta.managedFields = recordWrite([], write, changedFields(obj, undefined));
+}
+
+/** Carries server-owned metadata from the stored object into an update and records the write. */
+export function prepareUpdateMetadata(obj: KObject, old: KObject, decl: ResourceDeclaration, ctx: WriteContext): void {
+  const meta = obj.metadata;
+  const oldMeta = old.metadata;
+  for (const f of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) {
+    if (oldMeta[f] === undefined) delete meta[f];
+    else (meta as Record<string, unknown>)[f] = oldMeta[f];
+  }
+  delete meta.selfLink;
+  if (decl.tracksGeneration) {
+    const specChanged = JSON.stringify(obj.spec ?? null) !== JSON.stringify(old.spec ?? null);
+    meta.generation = (oldMeta.generation ?? 1) + (specChanged ? 1 : 0);
+  } else delete meta.generation;
+  const write = { manager: ctx.fieldManager, operation: 'Update' as const, apiVersion: ctx.apiVersion, time: nowTimestamp(ctx.now), ...(ctx.subresource ? { subresource: ctx.subresource } : {}) };
+  meta.managedFields = recordWrite((oldMeta.managedFields ?? []) as ManagedFieldsEntry[], write, changedFields(obj, old));
+}
+
+/** Throws a 422 Invalid StatusError when there are field errors. */
+export function throwIfInvalid(decl: ResourceDeclaration, group: string, obj: KObject, errors: readonly FieldError[]): void {
+  if (errors.length > 0) throw invalid(decl.kind, group, obj.metadata.name ?? obj.metadata.generateName ?? '', toCauses(errors));
+}
+
+/**
+ * Runs a strategy step. Strategies read partly described structures (`open` schemas), so a
+ * TypeError there means a field of an unexpected shape in the request: a 400, not a 500.
+ */
+function shapeGuard<T>(decl: ResourceDeclaration, step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof TypeError) throw badRequest(`the ${decl.kind} has a field of an unexpected shape: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Runs the create strategy: prepare, defaults, validation (metadata and kind), canonical form. */
+export function runCreateStrategy(decl: ResourceDeclaration, group: string, obj: KObject): string[] {
+  return shapeGuard(decl, () => createSteps(decl, group, obj));
+}
+
+/** Runs the update strategy against the stored object. */
+export function runUpdateStrategy(decl: ResourceDeclaration, group: string, obj: KObject, old: KObject): string[] {
+  return shapeGuard(decl, () => updateSteps(decl, group, obj, old));
+}
+
+function createSteps(decl: ResourceDeclaration, group: string, obj: KObject): string[] {
+  const s = decl.strategy;
+  s.prepareForCreate?.(obj);
+  s.applyDefaults?.(obj);
+  throwIfInvalid(decl, group, obj, [...validateObjectMeta(obj, decl), ...(s.validate?.(obj) ?? [])]);
+  s.canonicalize?.(obj);
+  return s.warnings?.(obj) ?? [];
+}
+
+function updateSteps(decl: ResourceDeclaration, group: string, obj: KObject, old: KObject): string[] {
+  const s = decl.strategy;
+  s.prepareForUpdate?.(obj, old);
+  s.applyDefaults?.(obj);
+  throwIfInvalid(decl, group, obj, [...validateObjectMeta(obj, decl), ...(s.validate?.(obj) ?? []), ...(s.validateUpdate?.(obj, old) ?? [])]);
+  s.canonicalize?.(obj);
+  return s.warnings?.(obj, old) ?? [];
+}

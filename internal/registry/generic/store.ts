@@ -1,0 +1,229 @@
+import type { KeyValue, Storage } from '../../storage/storage.ts';
+import { StorageError } from '../../storage/storage.ts';
+import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
+import type { ServedResource } from '../resource-registry.ts';
+import { badRequest, conflict, CONFLICT_MODIFIED, notFound, type GroupResource } from '../errors/status-error.ts';
+import { cloneObject, decodeKeyValue, encodeObject } from './codec.ts';
+import { collectionPrefix, objectKey } from './keys.ts';
+import { listObjects, type ListQuery } from './list.ts';
+import { patchRetriesMax } from './limits.ts';
+import { nowTimestamp, prepareCreateMetadata, prepareUpdateMetadata, runCreateStrategy, runUpdateStrategy, type WriteContext } from './object-lifecycle.ts';
+import { planGet, readOptionsFor } from './resource-version.ts';
+import { sameContent } from './stable-json.ts';
+import { toStatusError } from './storage-errors.ts';
+import { deleteObject, type DeleteOptions } from './delete.ts';
+
+/** Options of a create, update or patch. */
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+  /** Who writes (managedFields). */
+  readonly fieldManager: string;
+  /** `status` to write only the status. */
+  readonly subresource?: 'status';
+}
+
+/** The outcome of a write: the object as stored (or as it would be, on dry run). */
+export interface WriteResult {
+  readonly object: KObject;
+  readonly warnings: readonly string[];
+  /** True when the write created the object (POST, or PUT with create-on-update). */
+  readonly created: boolean;
+}
+
+/** A list as the API returns it. */
+export interface ListObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+  items: KObject[];
+}
+
+/** Re-exported so callers of the store need one import. */
+export type { DeleteOptions, ListQuery };
+
+/**
+ * The generic store of one resource, driven by its declaration's strategy. It is the one place
+ * storage errors become API Status errors; every method throws only StatusError.
+ */
+export class GenericStore {
+  readonly decl: ResourceDeclaration;
+  readonly gr: GroupResource;
+
+  constructor(
+    readonly storage: Storage,
+    readonly served: ServedResource,
+  ) {
+    this.decl = served.decl;
+    this.gr = { group: served.group, resource: served.decl.plural };
+  }
+
+  /** The object `name`, read per the resourceVersion rules of a get. */
+  async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject> {
+    return this.guard(name, async () => {
+      const options = await readOptionsFor(this.storage, planGet(resourceVersion));
+      const kv = await this.storage.get(objectKey(this.decl, namespace, name), options);
+      if (!kv) throw notFound(this.gr, name);
+      return this.withType(decodeKeyValue(kv));
+    });
+  }
+
+  /** A page of the collection (all namespaces when `namespace` is undefined). */
+  async list(namespace: string | undefined, query: ListQuery): Promise<ListObject> {
+    return this.guard('', async () => {
+      const page = await listObjects(this.storage, this.decl, collectionPrefix(this.decl, namespace), query);
+      const metadata: ListObject['metadata'] = { resourceVersion: String(page.revision) };
+      if (page.continueToken !== '') metadata.continue = page.continueToken;
+      if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+      return { apiVersion: this.served.apiVersion, kind: `${this.decl.kind}List`, metadata, items: page.items.map((o) => this.withType(o)) };
+    });
+  }
+
+  /** Creates the object in `namespace`; 409 AlreadyExists, 422 Invalid. */
+  async create(namespace: string | undefined, input: KObject, opts: WriteOptions): Promise<WriteResult> {
+    const obj = this.withType(cloneObject(input));
+    if (this.decl.namespaced) obj.metadata.namespace = namespace;
+    prepareCreateMetadata(obj, this.decl, this.context(opts));
+    const warnings = runCreateStrategy(this.decl, this.gr.group, obj);
+    const name = obj.metadata.name ?? '';
+    if (opts.dryRun) return { object: obj, warnings, created: true };
+    return this.guard(name, async () => {
+      const kv = await this.storage.create(objectKey(this.decl, namespace, name), encodeObject(obj));
+      return { object: this.withType(decodeKeyValue(kv)), warnings, created: true };
+    });
+  }
+
+  /** Replaces the object (PUT). 409 on a stale resourceVersion; creates when the strategy allows. */
+  async update(namespace: string | undefined, name: string, input: KObject, opts: WriteOptions): Promise<WriteResult> {
+    return this.guard(name, async () => {
+      const key = objectKey(this.decl, namespace, name);
+      const current = await this.storage.get(key);
+      if (!current) {
+        if (this.decl.strategy.allowCreateOnUpdate && !opts.subresource) return this.create(namespace, input, opts);
+        throw notFound(this.gr, name);
+      }
+      return this.updateFrom(current, cloneObject(input), opts);
+    });
+  }
+
+  /** Patches the object: `apply` turns the current object into the desired one; retried on races. */
+  async patch(namespace: string | undefined, name: string, apply: (current: KObject) => KObject, opts: WriteOptions): Promise<WriteResult> {
+    return this.guard(name, async () => {
+      const key = objectKey(this.decl, namespace, name);
+      for (let attempt = 1; ; attempt++) {
+        const current = await this.storage.get(key);
+        if (!current) throw notFound(this.gr, name);
+        const old = this.withType(decodeKeyValue(current));
+        const patched = apply(cloneObject(old));
+        if (typeof patched !== 'object' || patched === null || Array.isArray(patched) || typeof patched.metadata !== 'object' || patched.metadata === null) {
+          throw badRequest('the patch turned the object into something that is not an object with metadata');
+        }
+        const pinned = patched.metadata.resourceVersion !== old.metadata.resourceVersion;
+        try {
+          return await this.updateFrom(current, patched, opts);
+        } catch (err) {
+          const lostRace = err instanceof StorageError && err.code === 'Conflict';
+          if (!lostRace || pinned || attempt >= patchRetriesMax) throw err;
+        }
+      }
+    });
+  }
+
+  /** Deletes the object (or marks it terminating while finalizers remain). */
+  async delete(namespace: string | undefined, name: string, opts: DeleteOptions): Promise<KObject> {
+    return this.guard(name, () => deleteObject(this, namespace, name, opts));
+  }
+
+  /**
+   * Sets deletionTimestamp (when unset) and applies `mutate`, keeping the object: the first step
+   * of a deletion that other work must finish (a namespace's objects). 409 on a lost race.
+   */
+  async markForDeletion(namespace: string | undefined, name: string, mutate: (obj: KObject) => void): Promise<KObject> {
+    return this.guard(name, async () => {
+      const key = objectKey(this.decl, namespace, name);
+      const current = await this.storage.get(key);
+      if (!current) throw notFound(this.gr, name);
+      const obj = this.withType(decodeKeyValue(current));
+      obj.metadata.deletionTimestamp ??= nowTimestamp();
+      mutate(obj);
+      const kv = await this.storage.update(key, encodeObject(obj), { expectedRevision: current.modRevision });
+      return this.withType(decodeKeyValue(kv));
+    });
+  }
+
+  /** Deletes every object matching the query's selectors; returns the list of deleted objects. */
+  async deleteCollection(namespace: string | undefined, query: ListQuery, opts: DeleteOptions): Promise<ListObject> {
+    const list = await this.list(namespace, { labelSelector: query.labelSelector, fieldSelector: query.fieldSelector });
+    const deleted: KObject[] = [];
+    for (const item of list.items) {
+      try {
+        deleted.push(await this.delete(item.metadata.namespace, item.metadata.name ?? '', opts));
+      } catch (err) {
+        // Someone else deleted it meanwhile: that is the outcome we wanted.
+        if (!(err instanceof Error && 'code' in err && err.code === 404)) throw err;
+      }
+    }
+    return { ...list, items: deleted };
+  }
+
+  /** Sets apiVersion and kind to this resource's. */
+  withType(obj: KObject): KObject {
+    obj.apiVersion = this.served.apiVersion;
+    obj.kind = this.decl.kind;
+    return obj;
+  }
+
+  /** Runs `fn`, turning any storage error into a StatusError. */
+  async guard<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toStatusError(err, this.gr, name);
+    }
+  }
+
+  private context(opts: WriteOptions): WriteContext {
+    return { fieldManager: opts.fieldManager, apiVersion: this.served.apiVersion, now: new Date(), ...(opts.subresource ? { subresource: opts.subresource } : {}) };
+  }
+
+  /** The update path shared by PUT and PATCH. Throws raw StorageError Conflict so patch may retry. */
+  private async updateFrom(current: KeyValue, input: KObject, opts: WriteOptions): Promise<WriteResult> {
+    const old = this.withType(decodeKeyValue(current));
+    const name = old.metadata.name ?? '';
+    const requested = input.metadata.resourceVersion;
+    if (requested !== undefined && requested !== '' && requested !== old.metadata.resourceVersion) throw conflict(this.gr, name, CONFLICT_MODIFIED);
+    if (input.metadata.uid !== undefined && input.metadata.uid !== '' && input.metadata.uid !== old.metadata.uid) {
+      throw conflict(this.gr, name, `Precondition failed: UID in precondition: ${String(input.metadata.uid)}, UID in object meta: ${old.metadata.uid ?? ''}`);
+    }
+    const next = this.mergeSubresource(input, old, opts.subresource);
+    this.withType(next);
+    prepareUpdateMetadata(next, old, this.decl, this.context(opts));
+    const warnings = runUpdateStrategy(this.decl, this.gr.group, next, old);
+    if (sameContent(next, old)) return { object: old, warnings, created: false };
+    const key = current.key;
+    const finished = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0;
+    if (opts.dryRun) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }, warnings, created: false };
+    if (finished) {
+      const kv = await this.storage.delete(key, { expectedRevision: current.modRevision });
+      return { object: this.withType(decodeKeyValue(kv, kv.modRevision)), warnings, created: false };
+    }
+    const kv = await this.storage.update(key, encodeObject(next), { expectedRevision: current.modRevision });
+    return { object: this.withType(decodeKeyValue(kv)), warnings, created: false };
+  }
+
+  /** Main writes keep the stored status; status writes change only the status. */
+  private mergeSubresource(input: KObject, old: KObject, subresource: WriteOptions['subresource']): KObject {
+    if (subresource === 'status') {
+      const next = cloneObject(old);
+      if (input.status === undefined) delete next.status;
+      else next.status = input.status;
+      next.metadata.resourceVersion = input.metadata.resourceVersion;
+      return next;
+    }
+    if (this.decl.subresources?.status) {
+      if (old.status === undefined) delete input.status;
+      else input.status = cloneObject(old.status);
+    }
+    return input;
+  }
+}
+

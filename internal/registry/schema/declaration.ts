@@ -1,0 +1,93 @@
+import type { FieldSchema } from './field-schema.ts';
+import type { FieldError } from './field-errors.ts';
+
+/** An API object as the registry handles it: parsed JSON with a metadata map. */
+export type KObject = Record<string, unknown> & { metadata: ObjectMeta };
+
+/** The metadata fields the registry reads and writes; others pass through. */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  managedFields?: unknown[];
+  [field: string]: unknown;
+}
+
+/** One column of a resource's table (`kubectl get`). */
+export interface PrinterColumn {
+  readonly name: string;
+  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  readonly description?: string;
+  readonly format?: string;
+  /** 0 shown always; 1 only with `-o wide`. */
+  readonly priority?: number;
+  readonly cell: (obj: KObject, now: Date) => string | number | boolean;
+}
+
+/**
+ * How a resource behaves on writes. Every hook is optional; hooks mutate the object given to
+ * them, and validators are pure (they return field errors, never throw).
+ */
+export interface Strategy {
+  /** Normalizes a new object before validation (e.g. clears status). */
+  prepareForCreate?(obj: KObject): void;
+  /** Fills defaults (on create and update). */
+  applyDefaults?(obj: KObject): void;
+  validate?(obj: KObject): FieldError[];
+  /** Normalizes an updated object given the stored one (e.g. keeps status). */
+  prepareForUpdate?(obj: KObject, old: KObject): void;
+  validateUpdate?(obj: KObject, old: KObject): FieldError[];
+  /** Puts the object in its canonical stored form, after validation. */
+  canonicalize?(obj: KObject): void;
+  /** Non-fatal messages returned as `Warning` headers. */
+  warnings?(obj: KObject, old?: KObject): string[];
+  /** Whether PUT of a missing object creates it. */
+  readonly allowCreateOnUpdate?: boolean;
+}
+
+/** The sub-resources a resource may have. */
+export interface Subresources {
+  /** `status`: writes through it change only `.status`; main writes keep the stored status. */
+  readonly status?: boolean;
+  /** `scale`: an autoscaling/v1 Scale view of `specReplicasPath`. */
+  readonly scale?: { readonly selectorFrom: 'spec.selector' };
+}
+
+/**
+ * The one declaration of a resource, from which routing, discovery, OpenAPI, tables and
+ * validation derive. `group` is the base name: `apps`, `events` (qualified with the domain when
+ * `groupQualified`), or '' for core.
+ */
+export interface ResourceDeclaration {
+  readonly group: string;
+  readonly groupQualified?: boolean;
+  readonly version: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly namespaced: boolean;
+  /** Which name rule applies to `metadata.name`. */
+  readonly nameRule: 'subdomain' | 'label' | 'path-segment';
+  readonly description: string;
+  /** Top-level fields other than apiVersion, kind and metadata. */
+  readonly fields: Readonly<Record<string, FieldSchema>>;
+  readonly required?: readonly string[];
+  readonly subresources?: Subresources;
+  /** Whether `metadata.generation` counts spec changes. */
+  readonly tracksGeneration?: boolean;
+  readonly printerColumns?: readonly PrinterColumn[];
+  /** Extra field selectors beyond metadata.name and metadata.namespace. */
+  readonly fieldSelectors?: Readonly<Record<string, (obj: KObject) => string>>;
+  readonly strategy: Strategy;
+}

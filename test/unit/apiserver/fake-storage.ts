@@ -1,0 +1,125 @@
+import { revision, StorageError, type GetOptions, type KeyValue, type ListOptions, type ListResult, type Revision, type Storage, type WatchEvent, type WatchOptions, type Watcher, type WritePrecondition } from '../../../internal/storage/storage.ts';
+
+interface HistoryEntry {
+  readonly rev: number;
+  readonly key: string;
+  readonly kv: KeyValue | null;
+  readonly event: WatchEvent;
+}
+
+/** An in-memory Storage for API tests: full history, no compaction unless asked, no Raft. */
+export class FakeStorage implements Storage {
+  private rev = 0;
+  private compacted = 0;
+  private readonly history: HistoryEntry[] = [];
+  private readonly listeners = new Set<(e: HistoryEntry) => void>();
+
+  private stateAt(rev: number): Map<string, KeyValue> {
+    if (rev < this.compacted) throw new StorageError('Compacted', `revision ${rev} is compacted`);
+    if (rev > this.rev) throw new StorageError('RevisionTooLarge', `${rev}, current: ${this.rev}`);
+    const state = new Map<string, KeyValue>();
+    for (const h of this.history) {
+      if (h.rev > rev) break;
+      if (h.kv) state.set(h.key, h.kv);
+      else state.delete(h.key);
+    }
+    return state;
+  }
+
+  async get(key: string, options?: GetOptions): Promise<KeyValue | null> {
+    return this.stateAt(options?.revision ?? this.rev).get(key) ?? null;
+  }
+
+  async list(options: ListOptions): Promise<ListResult> {
+    const at = options.revision ?? this.rev;
+    const all = [...this.stateAt(at).values()].filter((kv) => kv.key.startsWith(options.prefix) && (!options.startKey || kv.key >= options.startKey)).sort((a, b) => (a.key < b.key ? -1 : 1));
+    const limit = options.limit ?? 0;
+    const items = limit > 0 ? all.slice(0, limit) : all;
+    const rest = all.length - items.length;
+    return { items, revision: revision(at), nextKey: rest > 0 ? (all[items.length]?.key ?? null) : null, remainingCount: rest };
+  }
+
+  private commit(key: string, kv: KeyValue | null, event: WatchEvent): void {
+    const entry = { rev: this.rev, key, kv, event };
+    this.history.push(entry);
+    for (const l of this.listeners) l(entry);
+  }
+
+  async create(key: string, value: Uint8Array): Promise<KeyValue> {
+    if (this.stateAt(this.rev).has(key)) throw new StorageError('KeyExists', key, revision(this.rev));
+    const r = revision(++this.rev);
+    const kv = { key, value, createRevision: r, modRevision: r };
+    this.commit(key, kv, { type: 'create', kv });
+    return kv;
+  }
+
+  async update(key: string, value: Uint8Array, precondition?: WritePrecondition): Promise<KeyValue> {
+    const prev = this.stateAt(this.rev).get(key);
+    if (!prev) throw new StorageError('KeyNotFound', key);
+    if (precondition?.expectedRevision !== undefined && precondition.expectedRevision !== prev.modRevision) throw new StorageError('Conflict', key, prev.modRevision);
+    const kv = { key, value, createRevision: prev.createRevision, modRevision: revision(++this.rev) };
+    this.commit(key, kv, { type: 'update', kv, prevKv: prev });
+    return kv;
+  }
+
+  async delete(key: string, precondition?: WritePrecondition): Promise<KeyValue> {
+    const prev = this.stateAt(this.rev).get(key);
+    if (!prev) throw new StorageError('KeyNotFound', key);
+    if (precondition?.expectedRevision !== undefined && precondition.expectedRevision !== prev.modRevision) throw new StorageError('Conflict', key, prev.modRevision);
+    const tomb = { ...prev, modRevision: revision(++this.rev) };
+    this.commit(key, null, { type: 'delete', kv: tomb, prevKv: prev });
+    return prev;
+  }
+
+  watch(options: WatchOptions): Watcher {
+    if (options.afterRevision < this.compacted) throw new StorageError('Compacted', `revision ${options.afterRevision} is compacted`);
+    const queue: WatchEvent[] = this.history.filter((h) => h.rev > options.afterRevision && h.key.startsWith(options.prefix)).map((h) => h.event);
+    let wake: (() => void) | null = null;
+    let stopped = false;
+    const listener = (h: HistoryEntry) => {
+      if (!h.key.startsWith(options.prefix)) return;
+      queue.push(h.event);
+      wake?.();
+    };
+    this.listeners.add(listener);
+    const stop = () => {
+      stopped = true;
+      this.listeners.delete(listener);
+      wake?.();
+    };
+    async function* iterate(): AsyncGenerator<WatchEvent> {
+      while (!stopped) {
+        const next = queue.shift();
+        if (next) yield next;
+        else await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+    }
+    const it = iterate();
+    return { stop, [Symbol.asyncIterator]: () => it };
+  }
+
+  async currentRevision(): Promise<Revision> {
+    return revision(this.rev);
+  }
+
+  localRevision(): Revision {
+    return revision(this.rev);
+  }
+
+  compactedRevision(): Revision {
+    return revision(this.compacted);
+  }
+
+  async compact(rev: Revision): Promise<void> {
+    this.compacted = rev;
+  }
+
+  async waitForRevision(rev: Revision, _timeoutMs: number): Promise<void> {
+    if (rev > this.rev) throw new StorageError('RevisionTooLarge', `${rev}, current: ${this.rev}`);
+  }
+
+  async close(): Promise<void> {
+    for (const l of [...this.listeners]) this.listeners.delete(l);
+  }
+}

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startTestServer, testToken } from './harness.ts';
+
+const kubectlPath = '/usr/bin/kubectl';
+const run = promisify(execFile);
+
+test('kubectl works against a single server: get, create, -o yaml, api-resources, apply, scale, explain', { skip: !existsSync(kubectlPath) && 'kubectl not installed' }, async (t) => {
+  const s = await startTestServer();
+  const dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-'));
+  t.after(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${s.baseUrl}\n    certificate-authority-data: ${Buffer.from(s.tls.cert).toString('base64')}\nusers:\n- name: u\n  user:\n    token: ${testToken}\ncontexts:\n- name: x\n  context: {cluster: c, user: u, namespace: default}\ncurrent-context: x\n`,
+  );
+  const kubectl = async (...args: string[]) => (await run(kubectlPath, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { timeout: 20_000 })).stdout;
+  assert.match(await kubectl('get', 'namespaces'), /^NAME\s+STATUS\s+AGE\ndefault\s+Active\s+\d+s\n$/);
+  assert.equal(await kubectl('create', 'configmap', 'c1', '--from-literal=a=b'), 'configmap/c1 created\n');
+  const yaml = await kubectl('get', 'cm', 'c1', '-o', 'yaml');
+  assert.match(yaml, /^apiVersion: v1\ndata:\n {2}a: b\nkind: ConfigMap\n/);
+  const resources = await kubectl('api-resources');
+  assert.match(resources, /deployments\s+deploy\s+apps\/v1\s+true\s+Deployment/);
+  assert.match(resources, /leases\s+coordination.k8s.io\/v1\s+true\s+Lease/);
+  const manifest = join(dir, 'cm.yaml');
+  writeFileSync(manifest, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  x: "1"\n');
+  assert.equal(await kubectl('apply', '-f', manifest), 'configmap/applied created\n');
+  writeFileSync(manifest, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  x: "2"\n');
+  assert.equal(await kubectl('apply', '-f', manifest), 'configmap/applied configured\n');
+  assert.equal(await kubectl('get', 'cm', 'applied', '-o', 'jsonpath={.data.x}'), '2');
+  await kubectl('create', 'deployment', 'web', '--image=nginx:1.25', '--port=80');
+  assert.equal(await kubectl('set', 'image', 'deployment/web', 'nginx=nginx:1.26'), 'deployment.apps/web image updated\n');
+  const container = JSON.parse(await kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0]}')) as { image: string; ports: unknown[] };
+  assert.equal(container.image, 'nginx:1.26');
+  assert.deepEqual(container.ports, [{ containerPort: 80, protocol: 'TCP' }], 'a strategic merge patch keeps the other container fields');
+  assert.equal(await kubectl('scale', 'deployment', 'web', '--replicas=3'), 'deployment.apps/web scaled\n');
+  assert.match(await kubectl('get', 'deploy', 'web'), /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/3\s+0\s+0\s+\d+s\n$/);
+  assert.match(await kubectl('explain', 'deployment.spec.strategy'), /KIND:\s+Deployment/);
+  assert.equal(await kubectl('delete', 'cm', 'c1'), 'configmap "c1" deleted\n');
+});

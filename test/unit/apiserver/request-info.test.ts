@@ -1,0 +1,16 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseRequestInfo } from '../../../internal/apiserver/request-info.ts';
+
+const q = new URLSearchParams();
+
+test('request info parses core, named-group, namespaced and sub-resource paths', () => {
+  assert.deepEqual(parseRequestInfo('GET', '/api/v1/namespaces/ns1/pods/p1/status', q), { kind: 'resource', verb: 'get', group: '', version: 'v1', resource: 'pods', namespace: 'ns1', name: 'p1', subresource: 'status' });
+  assert.deepEqual(parseRequestInfo('GET', '/apis/apps/v1/deployments', q), { kind: 'resource', verb: 'list', group: 'apps', version: 'v1', resource: 'deployments' });
+  assert.deepEqual(parseRequestInfo('DELETE', '/api/v1/namespaces/ns1/configmaps', q), { kind: 'resource', verb: 'deletecollection', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns1' });
+  assert.deepEqual(parseRequestInfo('GET', '/api/v1/namespaces/ns1', q), { kind: 'resource', verb: 'get', group: '', version: 'v1', resource: 'namespaces', namespace: 'ns1', name: 'ns1' });
+  assert.deepEqual(parseRequestInfo('PUT', '/api/v1/namespaces/ns1/status', q), { kind: 'resource', verb: 'update', group: '', version: 'v1', resource: 'namespaces', namespace: 'ns1', name: 'ns1', subresource: 'status' });
+  assert.equal(parseRequestInfo('GET', '/api/v1/pods', new URLSearchParams('watch=1'))?.kind === 'resource' && (parseRequestInfo('GET', '/api/v1/pods', new URLSearchParams('watch=1')) as { verb: string }).verb, 'watch');
+  assert.deepEqual(parseRequestInfo('GET', '/apis/apps/v1', q), { kind: 'non-resource', path: '/apis/apps/v1' });
+  assert.equal(parseRequestInfo('OPTIONS', '/api/v1/pods', q), null);
+});

@@ -1,0 +1,94 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builtinDeclarations } from '../../../internal/registry/resource-registry.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+let s: TestServer;
+before(async () => {
+  s = await startTestServer();
+});
+after(() => s.close());
+
+const podTemplate = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } };
+const selector = { matchLabels: { app: 'a' } };
+
+/** A minimal valid object of every built-in resource. */
+const samples: Record<string, { path: string; body: Record<string, unknown> }> = {
+  namespaces: { path: '/api/v1/namespaces', body: { spec: {} } },
+  configmaps: { path: '/api/v1/namespaces/default/configmaps', body: { data: { a: 'b' } } },
+  secrets: { path: '/api/v1/namespaces/default/secrets', body: { stringData: { a: 'b' } } },
+  serviceaccounts: { path: '/api/v1/namespaces/default/serviceaccounts', body: {} },
+  services: { path: '/api/v1/namespaces/default/services', body: { spec: { ports: [{ port: 80 }] } } },
+  endpoints: { path: '/api/v1/namespaces/default/endpoints', body: { subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] } },
+  pods: { path: '/api/v1/namespaces/default/pods', body: { spec: podTemplate.spec } },
+  nodes: { path: '/api/v1/nodes', body: {} },
+  events: { path: '/api/v1/namespaces/default/events', body: { involvedObject: { kind: 'Pod', name: 'p' }, reason: 'Test', message: 'hello', type: 'Normal' } },
+  limitranges: { path: '/api/v1/namespaces/default/limitranges', body: { spec: { limits: [{ type: 'Container', default: { cpu: '100m' } }] } } },
+  resourcequotas: { path: '/api/v1/namespaces/default/resourcequotas', body: { spec: { hard: { pods: '10' } } } },
+  persistentvolumes: { path: '/api/v1/persistentvolumes', body: { spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp' } } } },
+  persistentvolumeclaims: { path: '/api/v1/namespaces/default/persistentvolumeclaims', body: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } },
+  'deployments.apps': { path: '/apis/apps/v1/namespaces/default/deployments', body: { spec: { selector, template: podTemplate } } },
+  'replicasets.apps': { path: '/apis/apps/v1/namespaces/default/replicasets', body: { spec: { selector, template: podTemplate } } },
+  'statefulsets.apps': { path: '/apis/apps/v1/namespaces/default/statefulsets', body: { spec: { selector, template: podTemplate, serviceName: 's' } } },
+  'daemonsets.apps': { path: '/apis/apps/v1/namespaces/default/daemonsets', body: { spec: { selector, template: podTemplate } } },
+  'events.events': { path: '/apis/events.k8s.io/v1/namespaces/default/events', body: { eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'c', reportingInstance: 'i', action: 'A', reason: 'R', type: 'Normal', regarding: { kind: 'Pod', name: 'p' } } },
+  'leases.coordination': { path: '/apis/coordination.k8s.io/v1/namespaces/default/leases', body: { spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } } },
+};
+
+test('every built-in resource accepts a minimal valid object, lists it and prints it as a table', async () => {
+  for (const decl of builtinDeclarations) {
+    const key = decl.group === '' ? decl.plural : `${decl.plural}.${decl.group}`;
+    const sample = samples[key];
+    assert.ok(sample, `a sample for ${key}`);
+    const apiVersion = decl.group === '' ? decl.version : `${decl.groupQualified ? `${decl.group}.k8s.io` : decl.group}/${decl.version}`;
+    const res = await s.client.call('POST', sample.path, { body: { apiVersion, kind: decl.kind, metadata: { name: `sample-${decl.singular}` }, ...sample.body } });
+    assert.equal(res.status, 201, `${key}: ${res.text}`);
+    const table = await s.client.call('GET', sample.path, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    assert.equal(table.status, 200, `${key}: ${table.text}`);
+    const rows = (table.json as { rows: { cells: unknown[] }[] }).rows;
+    assert.ok(rows.length >= 1, key);
+  }
+});
+
+test('kind defaults: secrets fold stringData, services default type and ports, PVs and PVCs default modes', async () => {
+  const secret = (await s.client.call('GET', '/api/v1/namespaces/default/secrets/sample-secret')).json as { data: Record<string, string>; type: string; stringData?: unknown };
+  assert.deepEqual(secret.data, { a: Buffer.from('b').toString('base64') });
+  assert.equal(secret.type, 'Opaque');
+  assert.equal(secret.stringData, undefined);
+  const svc = (await s.client.call('GET', '/api/v1/namespaces/default/services/sample-service')).json as { spec: { type: string; ports: { protocol: string; targetPort: number }[] } };
+  assert.equal(svc.spec.type, 'ClusterIP');
+  assert.deepEqual(svc.spec.ports[0], { port: 80, protocol: 'TCP', targetPort: 80 });
+  const pv = (await s.client.call('GET', '/api/v1/persistentvolumes/sample-persistentvolume')).json as { spec: Record<string, unknown>; status: Record<string, unknown> };
+  assert.equal(pv.spec.persistentVolumeReclaimPolicy, 'Retain');
+  assert.equal(pv.status.phase, 'Pending');
+  const sts = (await s.client.call('GET', '/apis/apps/v1/namespaces/default/statefulsets/sample-statefulset')).json as { spec: { updateStrategy: { type: string } } };
+  assert.equal(sts.spec.updateStrategy.type, 'RollingUpdate');
+  const ds = (await s.client.call('GET', '/apis/apps/v1/namespaces/default/daemonsets/sample-daemonset')).json as { spec: { updateStrategy: { type: string } } };
+  assert.equal(ds.spec.updateStrategy.type, 'RollingUpdate');
+  const pod = (await s.client.call('GET', '/api/v1/namespaces/default/pods/sample-pod')).json as { spec: { restartPolicy: string; containers: { imagePullPolicy: string }[] } };
+  assert.equal(pod.spec.restartPolicy, 'Always');
+  assert.equal(pod.spec.containers[0]?.imagePullPolicy, 'IfNotPresent');
+});
+
+test('a deployment without a selector, or with one that misses the template labels, is invalid', async () => {
+  const path = '/apis/apps/v1/namespaces/default/deployments';
+  const none = await s.client.call('POST', path, { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nosel' }, spec: { template: podTemplate } } });
+  assert.equal(none.status, 422);
+  const mismatch = await s.client.call('POST', path, { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'mis' }, spec: { selector: { matchLabels: { app: 'other' } }, template: podTemplate } } });
+  assert.equal(mismatch.status, 422);
+  assert.match((mismatch.json as { message: string }).message, /selector` does not match template `labels`/);
+});
+
+test('beginShutdown makes /readyz fail while other requests are still served', async () => {
+  const other = await startTestServer();
+  try {
+    other.server.beginShutdown();
+    const ready = await other.client.call('GET', '/readyz?verbose');
+    assert.equal(ready.status, 500);
+    assert.match(ready.text, /\[-\]shutdown failed/);
+    assert.equal((await other.client.call('GET', '/livez')).status, 200);
+    assert.equal((await other.client.call('GET', '/api/v1/namespaces')).status, 200);
+  } finally {
+    await other.close();
+  }
+});

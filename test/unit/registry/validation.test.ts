@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dns1123Label, dns1123Subdomain, labelValue, qualifiedName } from '../../../internal/registry/schema/name-validation.ts';
+import { checkSchema, objectSchema } from '../../../internal/registry/schema/schema-check.ts';
+import { deployments } from '../../../internal/registry/apps/deployments.ts';
+import { changedFields, recordWrite } from '../../../internal/registry/generic/managed-fields.ts';
+import { findDuplicateKeys } from '../../../internal/apiserver/json-duplicates.ts';
+import { humanDuration } from '../../../internal/registry/schema/printers.ts';
+
+test('DNS-1123 subdomains and labels follow the Kubernetes rules', () => {
+  assert.deepEqual(dns1123Subdomain('my.app-1'), []);
+  assert.notDeepEqual(dns1123Subdomain('My_App'), []);
+  assert.notDeepEqual(dns1123Subdomain('a'.repeat(254)), []);
+  assert.deepEqual(dns1123Label('web-1'), []);
+  assert.notDeepEqual(dns1123Label('web.1'), []);
+  assert.notDeepEqual(dns1123Label('-web'), []);
+  assert.deepEqual(qualifiedName('example.com/My_Name'), []);
+  assert.notDeepEqual(qualifiedName('a/b/c'), []);
+  assert.deepEqual(labelValue(''), []);
+  assert.notDeepEqual(labelValue('bad value'), []);
+});
+
+test('schema check reports unknown fields with their paths, prunes them, and reports wrong types', () => {
+  const obj = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x', bogus: 1 }, spec: { replicas: 'three', foo: true, template: { spec: { anything: 1 } } } };
+  const result = checkSchema(obj, objectSchema(deployments), true);
+  assert.deepEqual(result.unknownFields.sort(), ['metadata.bogus', 'spec.foo']);
+  assert.equal(result.typeErrors.length, 1);
+  assert.equal(result.typeErrors[0]?.field, 'spec.replicas');
+  assert.equal('foo' in obj.spec, false);
+  assert.equal(obj.spec.template.spec.anything, 1, 'open (preserve-unknown) structures keep their fields');
+});
+
+test('managedFields: a writer owns what it changed and others lose it', () => {
+  const first = recordWrite([], { manager: 'a', operation: 'Update', apiVersion: 'v1', time: 't' }, changedFields({ metadata: {}, data: { x: '1', y: '2' } }, undefined));
+  assert.deepEqual(first[0]?.fieldsV1, { 'f:data': { '.': {}, 'f:x': {}, 'f:y': {} } });
+  const second = recordWrite(first, { manager: 'b', operation: 'Update', apiVersion: 'v1', time: 't' }, changedFields({ metadata: {}, data: { x: '9', y: '2' } }, { metadata: {}, data: { x: '1', y: '2' } }));
+  assert.deepEqual(second.map((e) => [e.manager, e.fieldsV1]), [
+    ['a', { 'f:data': { '.': {}, 'f:y': {} } }],
+    ['b', { 'f:data': { 'f:x': {} } }],
+  ]);
+});
+
+test('duplicate JSON keys are found with their paths', () => {
+  assert.deepEqual(findDuplicateKeys('{"a":1,"m":{"n":"x","n":"y"},"l":[{"k":1,"k":2}],"a":2,"s":"\\"a\\""}'), ['m.n', 'l[0].k', 'a']);
+  assert.deepEqual(findDuplicateKeys('{"a":{"b":1},"c":{"b":2}}'), []);
+});
+
+test('ages print like kubectl', () => {
+  assert.equal(humanDuration(5_000), '5s');
+  assert.equal(humanDuration(200_000), '3m20s');
+  assert.equal(humanDuration(3 * 3600_000), '3h');
+  assert.equal(humanDuration(3 * 86400_000), '3d');
+});
