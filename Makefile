@@ -47,3 +47,12 @@ run: install
 
 clean:
 	rm -rf .orch
+
+## bench: benchmarks side by side with etcd and the machine's limits (BENCH_QUICK=1 for a smoke run).
+bench:
+	bash bench/install-etcd.sh && node --import tsx bench/run.ts
+
+## chaos: a long chaos run against real replica processes (DURATION seconds, default 600; SEED=n replays a schedule).
+DURATION ?= 600
+chaos: install
+	node --import tsx test/chaos/run-chaos.ts --duration=$(DURATION) $(if $(SEED),--seed=$(SEED))

@@ -1,0 +1,65 @@
+// API level against the 3-replica orch cluster: create, update, get and list N ConfigMaps, with
+// the replicas' peak memory over those phases.
+import { runClosedLoop, type LoadResult } from './load.ts';
+import { configMap, resourceVersionOf } from './orch-client.ts';
+import { ensureNamespace, peakMemoryMiB, pickClient, resetPeakMemory, type OrchTarget } from './orch-target.ts';
+import { percentile } from './stats.ts';
+
+/** What one object count measured. */
+export interface ApiPoint {
+  readonly count: number;
+  readonly create: LoadResult;
+  readonly update: LoadResult;
+  readonly get: LoadResult;
+  /** p50 of one full (unpaginated) list, taken once from each replica. */
+  readonly listMs: number;
+  readonly listedItems: number;
+  /** Largest VmHWM among replicas over the phases of this count (since a reset when `peakReset`). */
+  readonly peakMemoryMiB: number | null;
+  readonly peakReset: boolean;
+}
+
+/** Options of the API-level run. */
+export interface ApiBenchOptions {
+  readonly counts: readonly number[];
+  readonly concurrency: number;
+  readonly valueBytes: number;
+  /** Bound on each phase (create, update, get) of one count. */
+  readonly phaseMsMax: number;
+}
+
+/** Runs the phases for each count in its own namespace, so a list returns exactly `count` items. */
+export async function runApiBench(target: OrchTarget, options: ApiBenchOptions): Promise<ApiPoint[]> {
+  const points: ApiPoint[] = [];
+  for (const count of options.counts) points.push(await runApiPoint(target, count, options));
+  return points;
+}
+
+async function runApiPoint(target: OrchTarget, count: number, options: ApiBenchOptions): Promise<ApiPoint> {
+  const namespace = `bench-api-${count}`;
+  const base = `/api/v1/namespaces/${namespace}/configmaps`;
+  await ensureNamespace(pickClient(target, 0), namespace);
+  const peakReset = resetPeakMemory(target);
+  const versions = new Map<number, string>();
+  const loop = { concurrency: options.concurrency, durationMs: options.phaseMsMax, opsMax: count };
+  const create = await runClosedLoop({ ...loop, op: async (seq) => {
+    versions.set(seq, resourceVersionOf(await pickClient(target, seq).call('POST', base, configMap(`o-${seq}`, options.valueBytes), [201])));
+  } });
+  const update = await runClosedLoop({ ...loop, op: async (seq) => {
+    const rv = versions.get(seq);
+    if (rv === undefined) throw new Error(`o-${seq} was not created`);
+    await pickClient(target, seq).call('PUT', `${base}/o-${seq}`, configMap(`o-${seq}`, options.valueBytes, rv), [200]);
+  } });
+  const get = await runClosedLoop({ ...loop, op: async (seq) => {
+    await pickClient(target, seq).call('GET', `${base}/o-${seq}`, undefined, [200]);
+  } });
+  const listTimes: number[] = [];
+  let listedItems = 0;
+  for (const client of target.clients) {
+    const t0 = performance.now();
+    const list = await client.call('GET', base, undefined, [200]) as { items?: unknown[] };
+    listTimes.push(performance.now() - t0);
+    listedItems = list.items?.length ?? 0;
+  }
+  return { count, create, update, get, listMs: percentile(listTimes, 50), listedItems, peakMemoryMiB: peakMemoryMiB(target), peakReset };
+}

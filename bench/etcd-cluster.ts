@@ -1,0 +1,87 @@
+// A 3-member etcd cluster on loopback, the reference store. Same durability as orch: fsync on
+// (no --unsafe-no-fsync). Every member is killed by pid on stop and at process exit.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { killPid, onCleanup } from './cleanup.ts';
+import { freePorts } from '../test/support/free-ports.ts';
+
+/** A running etcd cluster: its client URLs (one per member) and a stop that kills every member. */
+export interface EtcdCluster {
+  readonly clientUrls: readonly string[];
+  readonly pids: readonly number[];
+  stop(): Promise<void>;
+}
+
+/** How to start the reference cluster. */
+export interface EtcdClusterOptions {
+  readonly dataDir: string;
+  readonly members: number;
+  readonly readyTimeoutMs: number;
+}
+
+/** Starts the members, waits until each answers /health, and kills them all if that fails. */
+export async function startEtcdCluster(options: EtcdClusterOptions): Promise<EtcdCluster> {
+  const ports = await freePorts(options.members * 2);
+  const names = Array.from({ length: options.members }, (_, i) => `etcd-${i + 1}`);
+  const clientUrls = names.map((_, i) => `http://127.0.0.1:${ports[2 * i]}`);
+  const peerUrls = names.map((_, i) => `http://127.0.0.1:${ports[2 * i + 1]}`);
+  const initialCluster = names.map((n, i) => `${n}=${peerUrls[i]}`).join(',');
+  const children: ChildProcess[] = names.map((name, i) => {
+    const dataDir = join(options.dataDir, name);
+    mkdirSync(dataDir, { recursive: true });
+    return spawn('etcd', [
+      '--name', name,
+      '--data-dir', dataDir,
+      '--listen-client-urls', clientUrls[i] ?? '',
+      '--advertise-client-urls', clientUrls[i] ?? '',
+      '--listen-peer-urls', peerUrls[i] ?? '',
+      '--initial-advertise-peer-urls', peerUrls[i] ?? '',
+      '--initial-cluster', initialCluster,
+      '--initial-cluster-state', 'new',
+      '--initial-cluster-token', 'orch-bench',
+      '--quota-backend-bytes', String(512 * 1024 * 1024),
+      '--logger', 'zap',
+      '--log-level', 'error',
+    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  });
+  const stderrTails = children.map(() => '');
+  children.forEach((child, i) => child.stderr?.on('data', (chunk: Buffer) => {
+    stderrTails[i] = ((stderrTails[i] ?? '') + chunk.toString()).slice(-2000);
+  }));
+  const removeCleanup = onCleanup(() => children.forEach((c) => killPid(c.pid)));
+  const stop = async (): Promise<void> => {
+    await Promise.all(children.map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      killPid(child.pid);
+    })));
+    removeCleanup();
+  };
+  try {
+    await Promise.all(clientUrls.map((url) => waitHealthy(url, options.readyTimeoutMs)));
+  } catch (error) {
+    await stop();
+    const tails = stderrTails.map((t, i) => `${names[i]}: ${t.trim().split('\n').slice(-3).join(' | ')}`).join('\n');
+    throw new Error(`etcd cluster did not become healthy: ${String(error)}\n${tails}`);
+  }
+  return { clientUrls, pids: children.map((c) => c.pid ?? -1), stop };
+}
+
+async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const res = await request(`${url}/health`, { headersTimeout: 2_000, bodyTimeout: 2_000 });
+      const text = await res.body.text();
+      if (res.statusCode === 200 && text.includes('true')) return;
+      last = `${res.statusCode} ${text}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url}/health: ${last}`);
+}

@@ -1,0 +1,110 @@
+// The limits of this machine, measured in the same run as the rest: what the disk, the loopback
+// network and a bare HTTP/2 server can do, so every other number can be read against them.
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { connect as connectHttp2, constants as h2 } from 'node:http2';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { percentile } from './stats.ts';
+
+/** What the machine can do. */
+export interface MachineLimits {
+  readonly fdatasyncPerSecond: number;
+  readonly loopbackRoundTripP50Ms: number;
+  readonly http2RequestsPerSecond: number;
+}
+
+/** Appends 4 KiB and fdatasyncs, in a loop for `durationMs`, in a temp dir under `dir` (same disk as the data). */
+export function measureFdatasync(dir: string, durationMs: number): number {
+  const tmp = mkdtempSync(join(dir, 'fsync-'));
+  const fd = openSync(join(tmp, 'probe'), 'w');
+  const block = Buffer.alloc(4096, 7);
+  try {
+    let syncs = 0;
+    const start = performance.now();
+    while (performance.now() - start < durationMs) {
+      writeSync(fd, block);
+      fdatasyncSync(fd);
+      syncs++;
+    }
+    return (syncs * 1000) / (performance.now() - start);
+  } finally {
+    closeSync(fd);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** p50 of a 1-byte ping-pong over a loopback TCP connection (Nagle off), in milliseconds. */
+export async function measureLoopbackRoundTrip(roundTrips: number): Promise<number> {
+  const server = createServer((socket) => {
+    socket.setNoDelay(true);
+    socket.on('data', (data) => socket.write(data));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const socket = createConnection({ host: '127.0.0.1', port });
+  socket.setNoDelay(true);
+  try {
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const samples: number[] = [];
+    for (let i = 0; i < roundTrips; i++) {
+      const t0 = performance.now();
+      const answered = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.write('x');
+      await answered;
+      samples.push(performance.now() - t0);
+    }
+    return percentile(samples, 50);
+  } finally {
+    socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+// The server runs on its own thread so that client and server do not share one event loop.
+const http2ServerSource = `
+const { parentPort } = require('node:worker_threads');
+const http2 = require('node:http2');
+const server = http2.createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('ok'); });
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+parentPort.on('message', () => server.close(() => process.exit(0)));
+`;
+
+/** Requests per second of a bare node:http2 (h2c) server, driven with `streams` concurrent streams for `durationMs`. */
+export async function measureHttp2(durationMs: number, streams: number): Promise<number> {
+  const worker = new Worker(http2ServerSource, { eval: true });
+  try {
+    const port = await new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject));
+    const session = connectHttp2(`http://127.0.0.1:${port}`);
+    try {
+      let done = 0;
+      const start = performance.now();
+      const deadline = start + durationMs;
+      const one = (): Promise<void> => new Promise((resolve, reject) => {
+        const stream = session.request({ [h2.HTTP2_HEADER_PATH]: '/' });
+        stream.on('error', reject);
+        stream.resume();
+        stream.on('end', () => resolve());
+      });
+      await Promise.all(Array.from({ length: streams }, async () => {
+        while (performance.now() < deadline) {
+          await one();
+          done++;
+        }
+      }));
+      return (done * 1000) / (performance.now() - start);
+    } finally {
+      session.destroy();
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/** Measures all three limits, one after the other. */
+export async function measureMachineLimits(options: { dataDir: string; fsyncMs: number; roundTrips: number; http2Ms: number; http2Streams: number }): Promise<MachineLimits> {
+  const fdatasyncPerSecond = measureFdatasync(options.dataDir, options.fsyncMs);
+  const loopbackRoundTripP50Ms = await measureLoopbackRoundTrip(options.roundTrips);
+  const http2RequestsPerSecond = await measureHttp2(options.http2Ms, options.http2Streams);
+  return { fdatasyncPerSecond, loopbackRoundTripP50Ms, http2RequestsPerSecond };
+}

@@ -1,0 +1,94 @@
+// Turns the measurements into table rows: orch, etcd where it is the reference, and the machine's
+// limit where one applies. Missing measurements (a failed phase) give missing cells, never zeros.
+import type { ApiPoint } from './api-bench.ts';
+import type { FailoverResult } from './failover.ts';
+import type { MachineLimits } from './machine-limits.ts';
+import type { StorePoint } from './store-bench.ts';
+import type { WatchResult } from './watch-bench.ts';
+import { formatNumber, makeRow, ratio, type BenchRow } from './stats.ts';
+
+/** The machine's own rows: the value goes in the limit column. */
+export function machineRows(machine: MachineLimits): BenchRow[] {
+  return [
+    makeRow({ section: 'machine', name: 'fdatasync of 4 KiB appends', unit: 'ops/s', orch: null, limit: machine.fdatasyncPerSecond }),
+    makeRow({ section: 'machine', name: 'loopback TCP round trip p50', unit: 'ms', orch: null, limit: machine.loopbackRoundTripP50Ms }),
+    makeRow({ section: 'machine', name: 'bare node:http2 server (h2c)', unit: 'req/s', orch: null, limit: machine.http2RequestsPerSecond }),
+  ];
+}
+
+/** Store rows per concurrency: write throughput, p50, p99; read throughput and p50. */
+export function storeRows(orch: readonly StorePoint[] | null, etcd: readonly StorePoint[] | null, machine: MachineLimits | null, section = 'store'): BenchRow[] {
+  const concurrencies = [...new Set([...(orch ?? []), ...(etcd ?? [])].map((p) => p.concurrency))];
+  const commitMs = machine === null ? null : 1000 / machine.fdatasyncPerSecond + machine.loopbackRoundTripP50Ms;
+  // Store-direct requests do not cross HTTP, so the bare HTTP/2 server does not bound them.
+  const http2 = section === 'store-direct' ? null : machine?.http2RequestsPerSecond ?? null;
+  const rows: BenchRow[] = [];
+  for (const c of concurrencies) {
+    const o = orch?.find((p) => p.concurrency === c) ?? null;
+    const e = etcd?.find((p) => p.concurrency === c) ?? null;
+    const row = (name: string, unit: string, pick: (p: StorePoint) => number, limit: number | null = null): BenchRow =>
+      makeRow({ section, name: `${name} c=${c}`, unit, orch: o === null ? null : pick(o), etcd: e === null ? null : pick(e), limit });
+    const writeLimit = c === 1 && commitMs !== null ? Math.min(1000 / commitMs, http2 ?? Infinity) : http2;
+    rows.push(
+      row('write throughput', 'ops/s', (p) => p.write.opsPerSecond, writeLimit),
+      row('write p50', 'ms', (p) => p.write.latency.p50Ms, c === 1 ? commitMs : null),
+      row('write p99', 'ms', (p) => p.write.latency.p99Ms),
+      row('linearizable read throughput', 'ops/s', (p) => p.read.opsPerSecond, http2),
+      row('linearizable read p50', 'ms', (p) => p.read.latency.p50Ms),
+    );
+  }
+  return rows;
+}
+
+/** API rows per object count: seconds for each phase, one list's time, and peak memory. */
+export function apiRows(points: readonly ApiPoint[]): BenchRow[] {
+  return points.flatMap((p) => [
+    makeRow({ section: 'api', name: `create ${p.count} configmaps`, unit: 's', orch: p.create.elapsedMs / 1000 }),
+    makeRow({ section: 'api', name: `update ${p.count} configmaps`, unit: 's', orch: p.update.elapsedMs / 1000 }),
+    makeRow({ section: 'api', name: `get ${p.count} configmaps`, unit: 's', orch: p.get.elapsedMs / 1000 }),
+    makeRow({ section: 'api', name: `list of ${p.count} (one request)`, unit: 'ms', orch: p.listMs }),
+    makeRow({ section: 'api', name: `peak RSS, max replica, ${p.count} objects`, unit: 'MiB', orch: p.peakMemoryMiB }),
+  ]);
+}
+
+/** Watch fan-out p50 and p99. */
+export function watchRows(result: WatchResult): BenchRow[] {
+  return [
+    makeRow({ section: 'api', name: `watch fan-out ${result.watchers} watchers p50`, unit: 'ms', orch: result.delay.p50Ms }),
+    makeRow({ section: 'api', name: `watch fan-out ${result.watchers} watchers p99`, unit: 'ms', orch: result.delay.p99Ms }),
+  ];
+}
+
+/** Failover time. */
+export function failoverRows(result: FailoverResult): BenchRow[] {
+  return [makeRow({ section: 'failover', name: 'leader SIGKILL -> first write', unit: 'ms', orch: result.msToFirstWrite })];
+}
+
+/** The per-point problems worth printing under the table (errors counted inside a point). */
+export function pointWarnings(label: string, points: readonly StorePoint[] | readonly ApiPoint[]): string[] {
+  const warnings: string[] = [];
+  for (const p of points) {
+    const loads = 'concurrency' in p ? { write: p.write, read: p.read } : { create: p.create, update: p.update, get: p.get };
+    const at = 'concurrency' in p ? `c=${p.concurrency}` : `n=${p.count}`;
+    for (const [name, load] of Object.entries(loads)) {
+      if (load.errors > 0) warnings.push(`${label} ${name} ${at}: ${load.errors} errors (first: ${load.firstError ?? '?'})`);
+    }
+    if ('count' in p && p.create.ops < p.count) warnings.push(`${label} n=${p.count}: only ${p.create.ops} creates finished in time`);
+  }
+  return warnings;
+}
+
+/** This round's targets (issue 8), judged from the rows: one line each, 'met', 'missed' or 'not measured'. */
+export function targetLines(rows: readonly BenchRow[]): string[] {
+  const verdict = (value: number | null | undefined, ok: (v: number) => boolean): string =>
+    value === null || value === undefined || !Number.isFinite(value) ? 'not measured' : ok(value) ? 'met' : 'missed';
+  const write256 = rows.find((r) => r.section === 'store' && r.name === 'write throughput c=256');
+  const p50 = rows.find((r) => r.section === 'store' && r.name === 'write p50 c=1');
+  const watchP99 = rows.find((r) => r.name.startsWith('watch fan-out') && r.name.endsWith('p99'));
+  const p50Multiple = p50 === undefined ? null : ratio(p50.orch, p50.limit);
+  return [
+    `target: store writes c=256 >= 0.5x etcd: ${verdict(write256?.ratio, (v) => v >= 0.5)} (${formatNumber(write256?.ratio ?? null)}x)`,
+    `target: single-writer p50 <= 3x (fsync + RTT): ${verdict(p50Multiple, (v) => v <= 3)} (${formatNumber(p50Multiple)}x)`,
+    `target: watch fan-out p99 < 50 ms: ${verdict(watchP99?.orch, (v) => v < 50)} (${formatNumber(watchP99?.orch ?? null)} ms)`,
+  ];
+}

@@ -1,0 +1,180 @@
+// `make bench`: measures the machine, a 3-member etcd and a 3-replica orch in one run, prints one
+// table and writes it as JSON under bench/results/. Bounded in time; kills everything it started.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runApiBench, type ApiPoint } from './api-bench.ts';
+import { runCleanups } from './cleanup.ts';
+import { startDirectStore } from './direct-store.ts';
+import { EtcdJsonClient } from './etcd-client.ts';
+import { startEtcdCluster } from './etcd-cluster.ts';
+import { runFailover } from './failover.ts';
+import { benchLimits } from './limits.ts';
+import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
+import { startOrch, type OrchTarget } from './orch-target.ts';
+import { apiRows, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
+import { renderTable, type BenchRow } from './stats.ts';
+import { etcdStoreDriver, orchStoreDriver, runStoreBench, type StorePoint } from './store-bench.ts';
+import { runWatchBench } from './watch-bench.ts';
+
+const limits = benchLimits();
+const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+const baseDir = mkdtempSync(join(process.env['BENCH_DATA_DIR'] ?? tmpdir(), 'orch-bench-'));
+const startedAt = new Date();
+const failures: { phase: string; error: string }[] = [];
+const warnings: string[] = [];
+const raw: Record<string, unknown> = {};
+let machine: MachineLimits | null = null;
+let etcdPoints: StorePoint[] | null = null;
+let orchPoints: StorePoint[] | null = null;
+let directPoints: StorePoint[] | null = null;
+let apiPoints: ApiPoint[] = [];
+const tailRows: BenchRow[] = [];
+let finished = false;
+
+function log(message: string): void {
+  process.stderr.write(`[bench ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)}s] ${message}\n`);
+}
+
+/** Runs one phase; a failure is recorded and the run goes on with the next phase. */
+async function phase(name: string, body: () => Promise<void>): Promise<void> {
+  if (finished) return;
+  log(`${name}...`);
+  try {
+    await body();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    failures.push({ phase: name, error: message });
+    log(`${name} FAILED: ${message}`);
+  }
+}
+
+function allRows(): BenchRow[] {
+  return [
+    ...(machine === null ? [] : machineRows(machine)),
+    ...storeRows(orchPoints, etcdPoints, machine),
+    ...(directPoints === null ? [] : storeRows(directPoints, etcdPoints, machine, 'store-direct')),
+    ...apiRows(apiPoints),
+    ...tailRows,
+  ];
+}
+
+function etcdVersion(): string {
+  try {
+    return execFileSync('etcd', ['--version'], { encoding: 'utf8' }).split('\n')[0] ?? '?';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** Prints the table, writes the JSON, kills what is left, removes the data, and exits. */
+function finish(reason: string): never {
+  finished = true;
+  runCleanups();
+  const rows = allRows();
+  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const header = [
+    `orch benchmark (${limits.quick ? 'BENCH_QUICK smoke' : 'full'}) ${startedAt.toISOString()}; ${reason}`,
+    `machine: ${cpus().length} cpus, load average ${load}; ${etcdVersion()}; node ${process.version}`,
+    'orch = 3 replicas through the HTTPS JSON API (includes the API layer); etcd = 3 members through its v3 JSON gateway.',
+    'store-direct = orch\'s store (Raft + SQLite) without the API: 3 replicas in the benchmark\'s own process.',
+    'ratio = orch / etcd. limit = the machine: fsync+RTT for one commit, a bare HTTP/2 server for requests.',
+  ].join('\n');
+  const notes = [...targetLines(rows), ...warnings, ...failures.map((f) => `phase "${f.phase}" failed: ${f.error}`)];
+  process.stdout.write(`\n${header}\n\n${renderTable(rows)}\n${notes.length > 0 ? `\n${notes.join('\n')}\n` : ''}`);
+  try {
+    mkdirSync(resultsDir, { recursive: true });
+    const file = join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify({ startedAt, reason, targets: targetLines(rows), quick: limits.quick, loadAverage: loadavg(), cpus: cpus().length, etcd: etcdVersion(), node: process.version, limits, rows, warnings, failures, raw }, null, 2));
+    process.stdout.write(`\nresults: ${file}\n`);
+  } catch (error) {
+    process.stderr.write(`could not write results: ${String(error)}\n`);
+  }
+  try {
+    rmSync(baseDir, { recursive: true, force: true });
+  } catch (error) {
+    process.stderr.write(`could not remove ${baseDir}: ${String(error)}\n`);
+  }
+  process.exit(failures.length > 0 ? 1 : 0);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    failures.push({ phase: 'signal', error: `interrupted by ${signal}` });
+    finish(`interrupted by ${signal}`);
+  });
+}
+
+const watchdog = setTimeout(() => {
+  failures.push({ phase: 'watchdog', error: `run stopped after ${limits.runMsMax / 1000} s` });
+  finish('stopped by the time limit');
+}, limits.runMsMax);
+
+await phase('machine limits', async () => {
+  machine = await measureMachineLimits({ dataDir: baseDir, ...limits });
+  raw['machine'] = machine;
+});
+
+await phase('etcd store level', async () => {
+  const etcd = await startEtcdCluster({ dataDir: join(baseDir, 'etcd'), members: 3, readyTimeoutMs: 60_000 });
+  const client = new EtcdJsonClient(etcd.clientUrls, { connectionsPerMember: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs });
+  try {
+    etcdPoints = await runStoreBench(etcdStoreDriver(client, limits.valueBytes), limits);
+    raw['etcdStore'] = etcdPoints;
+    warnings.push(...pointWarnings('etcd', etcdPoints));
+  } finally {
+    await client.close().catch(() => undefined);
+    await etcd.stop();
+  }
+});
+
+if (!limits.quick) {
+  await phase('orch direct store (in-process)', async () => {
+    const direct = await startDirectStore(limits.valueBytes);
+    try {
+      directPoints = await runStoreBench(direct.driver, limits);
+      raw['directStore'] = directPoints;
+      warnings.push(...pointWarnings('orch direct', directPoints));
+    } finally {
+      await direct.close();
+    }
+  });
+}
+
+let orch: OrchTarget | null = null;
+await phase('orch start', async () => {
+  orch = await startOrch({ dataDir: join(baseDir, 'orch'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs, connections: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs });
+});
+const target = orch as OrchTarget | null;
+if (target !== null) {
+  await phase('orch store level', async () => {
+    orchPoints = await runStoreBench(orchStoreDriver(target, limits.valueBytes), limits);
+    raw['orchStore'] = orchPoints;
+    warnings.push(...pointWarnings('orch', orchPoints));
+  });
+  await phase('orch API level', async () => {
+    apiPoints = await runApiBench(target, { counts: limits.apiCounts, concurrency: limits.apiConcurrency, valueBytes: limits.valueBytes, phaseMsMax: limits.runMsMax / 6 });
+    raw['api'] = apiPoints;
+    warnings.push(...pointWarnings('orch api', apiPoints));
+    if (apiPoints.some((p) => !p.peakReset)) warnings.push('peak RSS could not be reset between counts: it covers the whole run so far');
+  });
+  await phase('orch watch fan-out', async () => {
+    const result = await runWatchBench(target, { watchers: limits.watchers, writes: limits.watchWrites, connectMsMax: 30_000, settleMs: 10_000 });
+    raw['watch'] = result;
+    tailRows.push(...watchRows(result));
+    if (result.connected < result.watchers) warnings.push(`watch: only ${result.connected} of ${result.watchers} watchers connected`);
+    warnings.push(`watch: ${result.beforeAnswer} of ${result.delay.count} events reached a watcher before the writer had its answer (delay 0)`);
+    if (result.missed > 0) warnings.push(`watch: ${result.missed} (watcher, write) events never arrived`);
+  });
+  await phase('orch failover', async () => {
+    const result = await runFailover(target, { msMax: limits.failoverMsMax, attemptTimeoutMs: 5_000 });
+    raw['failover'] = result;
+    tailRows.push(...failoverRows(result));
+  });
+  await phase('orch stop', () => target.stop());
+}
+
+clearTimeout(watchdog);
+finish('complete');

@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runClosedLoop, type LoadResult } from '../../../bench/load.ts';
+import { storeRows, targetLines } from '../../../bench/report.ts';
+import { makeRow, summarize } from '../../../bench/stats.ts';
+
+function load(opsPerSecond: number, p50Ms: number): LoadResult {
+  return { ops: 1, errors: 0, firstError: null, elapsedMs: 1, opsPerSecond, latency: { ...summarize([p50Ms]) } };
+}
+
+test('store rows pair orch with etcd at the same concurrency and give the commit limit at c=1', () => {
+  const machine = { fdatasyncPerSecond: 500, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
+  const rows = storeRows(
+    [{ concurrency: 1, write: load(100, 4), read: load(300, 1) }],
+    [{ concurrency: 1, write: load(400, 2), read: load(600, 1) }],
+    machine,
+  );
+  const write = rows.find((r) => r.name === 'write throughput c=1');
+  assert.equal(write?.ratio, 0.25);
+  const p50 = rows.find((r) => r.name === 'write p50 c=1');
+  assert.equal(p50?.ratio, 2);
+  assert.equal(p50?.limit, 2.05);
+  assert.equal(rows.find((r) => r.name === 'linearizable read throughput c=1')?.limit, 10_000);
+});
+
+test('store rows keep the reference column empty when etcd did not run', () => {
+  const rows = storeRows([{ concurrency: 16, write: load(100, 4), read: load(300, 1) }], null, null);
+  assert.ok(rows.length > 0);
+  assert.ok(rows.every((r) => r.etcd === null && r.ratio === null && r.limit === null));
+});
+
+test('closed loop stops at its operation budget and counts errors apart from successes', async () => {
+  const seen: number[] = [];
+  const result = await runClosedLoop({
+    concurrency: 4,
+    durationMs: 60_000,
+    opsMax: 10,
+    op: async (seq) => {
+      seen.push(seq);
+      if (seq % 5 === 0) throw new Error(`boom ${seq}`);
+    },
+  });
+  assert.deepEqual([...seen].sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.equal(result.ops, 8);
+  assert.equal(result.errors, 2);
+  assert.equal(result.firstError, 'boom 0');
+  assert.equal(result.latency.count, 8);
+});
+
+test('target lines judge the issue targets and say when a row was not measured', () => {
+  const lines = targetLines([
+    makeRow({ section: 'store', name: 'write throughput c=256', unit: 'ops/s', orch: 600, etcd: 1000 }),
+    makeRow({ section: 'store', name: 'write p50 c=1', unit: 'ms', orch: 10, limit: 2 }),
+  ]);
+  assert.match(lines[0] ?? '', /: met \(0\.6x\)/);
+  assert.match(lines[1] ?? '', /: missed \(5x\)/);
+  assert.match(lines[2] ?? '', /: not measured/);
+});
+
+test('store-direct rows are not bounded by the HTTP/2 limit but keep the commit limit', () => {
+  const machine = { fdatasyncPerSecond: 500, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
+  const rows = storeRows([{ concurrency: 1, write: load(100, 4), read: load(300, 1) }], null, machine, 'store-direct');
+  assert.equal(rows.find((r) => r.name === 'linearizable read throughput c=1')?.limit, null);
+  assert.equal(rows.find((r) => r.name === 'write p50 c=1')?.limit, 2.05);
+  assert.ok(rows.every((r) => r.section === 'store-direct'));
+});
