@@ -16,6 +16,13 @@ try {
 const log = (message: string, err?: unknown): void => {
   console.error(`${new Date().toISOString()} ${flags.name}: ${message}${err === undefined ? '' : ` ${err instanceof Error ? err.stack : String(err)}`}`);
 };
+// TEST ONLY: ORCH_TESTING_PLANTED_BUG=stale-reads plants a bug the chaos checkers must catch
+// (consistent reads served locally, without ReadIndex). Read here only; never set it in production.
+const plantedBug = process.env.ORCH_TESTING_PLANTED_BUG;
+if (plantedBug !== undefined && plantedBug !== '' && plantedBug !== 'stale-reads') {
+  console.error(`orch-apiserver: ORCH_TESTING_PLANTED_BUG="${plantedBug}" is not a known planted bug (stale-reads)`);
+  process.exit(2);
+}
 const replica = await startReplica({
   name: flags.name,
   dataDir: flags.dataDir,
@@ -30,9 +37,11 @@ const replica = await startReplica({
   electionTicks: flags.electionTicks,
   snapshotEveryEntries: flags.snapshotEveryEntries,
   snapshotCatchUpEntries: flags.snapshotCatchUpEntries,
+  ...(plantedBug === 'stale-reads' ? { testingServeConsistentReadsLocally: true } : {}),
   log,
 });
 log(`serving https://${flags.advertiseAddress.host}:${replica.api.port}, peers on ${flags.peerAddress}`);
+if (plantedBug === 'stale-reads') log('TEST ONLY planted bug stale-reads: consistent reads skip ReadIndex');
 
 let stopping = false;
 const shutdown = async (): Promise<void> => {

@@ -19,6 +19,11 @@ export interface LocalClusterOptions {
   readonly readyTimeoutMs: number;
   /** Extra flags for every replica (e.g. a faster tick in tests). */
   readonly extraArgs?: readonly string[];
+  /**
+   * Replica `from`'s --peers entry for replica `to` (default: `to`'s real peer address). Chaos tests
+   * route each directed peer link through a fault-injecting proxy with it; listen addresses stay real.
+   */
+  readonly peerAddressFor?: (from: string, to: string) => string;
 }
 
 /** A replica of a running local cluster. */
@@ -71,7 +76,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       adminTokenFile,
       apiAddress,
       peerAddress: peers[name] ?? '',
-      peers,
+      peers: peersSeenBy(name, peers, options.peerAddressFor),
       ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}),
     };
     return { spec, apiUrl: `https://${apiAddress}`, process: null };
@@ -122,6 +127,12 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     throw error;
   }
   return cluster;
+}
+
+/** The --peers map of replica `from`: real addresses, or those `peerAddressFor` gives for other replicas. */
+function peersSeenBy(from: string, peers: Readonly<Record<string, string>>, peerAddressFor: LocalClusterOptions['peerAddressFor']): Record<string, string> {
+  if (peerAddressFor === undefined) return { ...peers };
+  return Object.fromEntries(Object.entries(peers).map(([to, address]) => [to, to === from ? address : peerAddressFor(from, to)]));
 }
 
 /** Stops a replica process by pid: SIGTERM first when `graceMs` > 0, SIGKILL after it; waits for the exit. */

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { RaftNode } from '../../raft/node.ts';
 import { createApiServer, type ApiServer } from '../apiserver/index.ts';
@@ -27,6 +26,8 @@ export interface ReplicaOptions {
   readonly electionTicks?: number;
   readonly snapshotEveryEntries?: number;
   readonly snapshotCatchUpEntries?: number;
+  /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
+  readonly testingServeConsistentReadsLocally?: boolean;
   readonly log: (message: string, err?: unknown) => void;
 }
 
@@ -51,6 +52,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     dataDir: options.dataDir,
     replicaName: options.name,
     retentionMs: options.retentionMs,
+    ...(options.testingServeConsistentReadsLocally === true ? { testingServeConsistentReadsLocally: true } : {}),
     raft: {
       id: options.name,
       peers: options.peers,

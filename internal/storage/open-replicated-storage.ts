@@ -14,6 +14,8 @@ export interface ReplicatedStorageOpenOptions {
   readonly retentionMs?: number;
   readonly compactionIntervalMs?: number;
   readonly watchBufferEventsMax?: number;
+  /** TEST ONLY planted bug: see ReplicatedStorageOptions.testingServeConsistentReadsLocally. */
+  readonly testingServeConsistentReadsLocally?: boolean;
 }
 
 /**
@@ -29,5 +31,6 @@ export async function openReplicatedStorage(options: ReplicatedStorageOpenOption
     replicaName: options.replicaName,
     retentionMs: options.retentionMs ?? defaultRetentionMs,
     ...(options.compactionIntervalMs !== undefined ? { compactionIntervalMs: options.compactionIntervalMs } : {}),
+    ...(options.testingServeConsistentReadsLocally === true ? { testingServeConsistentReadsLocally: true } : {}),
   });
 }

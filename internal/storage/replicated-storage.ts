@@ -19,14 +19,22 @@ export interface ReplicatedStorageOptions {
   /** History the leader keeps when compacting (default 5 minutes). */
   readonly retentionMs: number;
   readonly compactionIntervalMs?: number;
+  /**
+   * TEST ONLY (a planted bug for the chaos checkers): serve linearizable reads from the local state
+   * machine without a ReadIndex round, so a lagging replica answers stale data. Never set in production.
+   */
+  readonly testingServeConsistentReadsLocally?: boolean;
 }
 
 /** A replica's Storage over Raft. `attach()` the log before use; give `stateMachine` to the Raft driver. */
 export class ReplicatedStorage extends StateMachineStorage {
   private log: ReplicationLog | null = null;
+  /** TEST ONLY: see ReplicatedStorageOptions.testingServeConsistentReadsLocally. */
+  private readonly testingServeConsistentReadsLocally: boolean;
 
   constructor(state: AppliedState, options: ReplicatedStorageOptions) {
     super(state, options.replicaName);
+    this.testingServeConsistentReadsLocally = options.testingServeConsistentReadsLocally === true;
     this.compactor = startRetentionCompactor({
       retentionMs: options.retentionMs,
       ...(options.compactionIntervalMs !== undefined ? { intervalMs: options.compactionIntervalMs } : {}),
@@ -87,6 +95,8 @@ export class ReplicatedStorage extends StateMachineStorage {
   }
 
   protected async confirmRead(): Promise<void> {
+    // TEST ONLY planted bug: skip ReadIndex, so the read may be stale.
+    if (this.testingServeConsistentReadsLocally) return;
     let lastError: unknown = null;
     for (let attempt = 0; attempt < readIndexAttemptsMax; attempt += 1) {
       if (attempt > 0) await sleep(backoffMs(attempt));
