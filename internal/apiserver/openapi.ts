@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
 import type { FieldSchema } from '../registry/schema/field-schema.ts';
+import { markerExtensions } from '../registry/schema/patch-schema.ts';
 import { objectSchema } from '../registry/schema/schema-check.ts';
 import { encodeOpenApiV2 } from './openapi-v2-protobuf.ts';
 
@@ -8,7 +9,7 @@ type Json = Record<string, unknown>;
 
 /** The OpenAPI schema of a structural schema node. */
 export function toOpenApiSchema(s: FieldSchema): Json {
-  const out: Json = {};
+  const out: Json = markerExtensions(s);
   if (s.description) out.description = s.description;
   switch (s.type) {
     case 'any':

@@ -1,34 +1,59 @@
-import { StatusError } from '../../registry/errors/status-error.ts';
+import { applyStrategicMergePatch } from '../../patch/index.ts';
+import { badRequest, StatusError } from '../../registry/errors/status-error.ts';
+import { patchErrorStatus, serverSideApply } from '../../registry/generic/apply-patch.ts';
 import { applyJsonPatch } from '../../registry/generic/json-patch.ts';
 import { applyMergePatch } from '../../registry/generic/merge-patch.ts';
-import { applyStrategicMergePatch } from '../../registry/generic/strategic-merge-patch.ts';
 import { writeScale } from '../../registry/generic/scale.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
-import { decodeJson, readBody } from '../body.ts';
+import { objectPatchSchema } from '../../registry/schema/patch-schema.ts';
+import { decodeJson, decodeYaml, readBody } from '../body.ts';
 import { mediaType, unsupportedMediaType } from '../negotiation.ts';
 import { checkObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
 import type { RequestContext } from './request-context.ts';
 import { writeOptions } from './write.ts';
 
-const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+const applyType = 'application/apply-patch+yaml';
+const smpType = 'application/strategic-merge-patch+json';
+const builtinPatchTypes = ['application/json-patch+json', 'application/merge-patch+json', smpType, applyType];
+const customPatchTypes = ['application/json-patch+json', 'application/merge-patch+json', applyType];
 
 /** Turns the patch document into a function from the current object to the patched one. */
-function patcher(type: string, patch: unknown): (current: unknown) => unknown {
+function patcher(ctx: RequestContext, type: string, patch: unknown): (current: unknown) => unknown {
   if (type === 'application/json-patch+json') return (current) => applyJsonPatch(current, patch);
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new StatusError(400, 'BadRequest', 'a merge patch must be a JSON object');
-  if (type === 'application/strategic-merge-patch+json') return (current) => applyStrategicMergePatch(current, patch);
+  if (type === smpType) {
+    const schema = objectPatchSchema(ctx.served.decl);
+    return (current) => {
+      try {
+        return applyStrategicMergePatch(current, patch, schema);
+      } catch (err) {
+        throw patchErrorStatus(err);
+      }
+    };
+  }
   return (current) => applyMergePatch(current, patch);
+}
+
+/** `force`: only `true` or `false`, and only for apply. */
+function forceOf(ctx: RequestContext, type: string): boolean {
+  const value = ctx.query.get('force');
+  if (value === null) return false;
+  if (type !== applyType) throw badRequest('force: Invalid value: force flag must only be set for apply patches');
+  if (value !== 'true' && value !== 'false') throw badRequest(`force: Invalid value: "${value}": must be true or false`);
+  return value === 'true';
 }
 
 /** PATCH of one object, its status or its scale. */
 export async function handlePatch(ctx: RequestContext): Promise<void> {
   const type = mediaType(ctx.headers['content-type']);
-  if (type === 'application/apply-patch+yaml') throw unsupportedMediaType(type, patchTypes);
-  if (!patchTypes.includes(type)) throw unsupportedMediaType(type, patchTypes);
+  const accepted = ctx.served.decl.custom ? customPatchTypes : builtinPatchTypes;
+  if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
+  const force = forceOf(ctx, type);
+  if (type === applyType) return handleApply(ctx, force);
   const opts = writeOptions(ctx);
   const bytes = await readBody(ctx.body);
-  const apply = patcher(type, decodeJson(bytes).value);
+  const apply = patcher(ctx, type, decodeJson(bytes).value);
   const name = ctx.info.name ?? '';
   if (ctx.info.subresource === 'scale') {
     const scale = await writeScale(ctx.store, ctx.info.namespace, name, (s) => apply(s) as KObject, opts);
@@ -50,4 +75,56 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
   );
   for (const w of result.warnings) ctx.out.warn(w);
   sendObject(ctx, 200, result.object);
+}
+
+/** Reads and checks an applied configuration: YAML (or JSON), an object, named as the URL says. */
+async function readApplied(ctx: RequestContext): Promise<KObject> {
+  const bytes = await readBody(ctx.body);
+  if (bytes.length === 0) throw badRequest('the request body is empty: an applied configuration is required');
+  const decoded = decodeYaml(bytes);
+  const value = decoded.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the applied configuration must be a YAML or JSON object');
+  const meta = (value as { metadata?: unknown }).metadata;
+  if (typeof meta === 'object' && meta !== null && 'managedFields' in meta && (meta as { managedFields?: unknown }).managedFields != null) {
+    throw badRequest('metadata.managedFields must be nil');
+  }
+  const applied = checkObject(ctx, decoded);
+  const name = ctx.info.name ?? '';
+  const bodyName = applied.metadata.name;
+  if (bodyName === undefined || bodyName === '') applied.metadata.name = name;
+  else if (bodyName !== name) throw badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
+  if (applied.metadata.generateName !== undefined) throw badRequest('metadata.generateName: Invalid value: generateName is not allowed in an applied configuration');
+  return applied;
+}
+
+/** The namespace lifecycle check of a create, for an apply that creates the object. */
+async function checkNamespaceForCreate(ctx: RequestContext): Promise<void> {
+  const namespace = ctx.info.namespace;
+  const namespaces = ctx.namespaceStores?.namespaces;
+  if (!ctx.served.decl.namespaced || namespace === undefined || namespaces === undefined) return;
+  const ns = await namespaces.get(undefined, namespace);
+  const phase = (ns.status as { phase?: string } | undefined)?.phase;
+  if (ns.metadata.deletionTimestamp !== undefined || phase === 'Terminating') {
+    const what = ctx.served.group === '' ? ctx.served.decl.plural : `${ctx.served.decl.plural}.${ctx.served.group}`;
+    throw new StatusError(403, 'Forbidden', `${what} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, { group: ctx.served.group, kind: ctx.served.decl.plural });
+  }
+}
+
+/** Server-side apply (SPEC "Server-side apply rules"): 200 when it updated, 201 when it created. */
+async function handleApply(ctx: RequestContext, force: boolean): Promise<void> {
+  if (ctx.info.subresource === 'scale') throw unsupportedMediaType(applyType, customPatchTypes.filter((t) => t !== applyType));
+  const manager = ctx.query.get('fieldManager') ?? '';
+  if (manager === '') throw badRequest('fieldManager: Required value: is required for apply patch');
+  const opts = writeOptions(ctx);
+  const applied = await readApplied(ctx);
+  const result = await serverSideApply(ctx.store, ctx.info.namespace, ctx.info.name ?? '', {
+    applied,
+    manager,
+    force,
+    dryRun: opts.dryRun,
+    ...(ctx.info.subresource === 'status' ? { subresource: 'status' as const } : {}),
+    beforeCreate: () => checkNamespaceForCreate(ctx),
+  });
+  for (const w of result.warnings) ctx.out.warn(w);
+  sendObject(ctx, result.created ? 201 : 200, result.object);
 }

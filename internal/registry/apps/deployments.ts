@@ -1,5 +1,5 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { bool, int, obj, open, str, intOrString, arr } from '../schema/field-schema.ts';
+import { bool, conditionList, int, obj, str, intOrString, withMarkers } from '../schema/field-schema.ts';
 import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
 import { ageColumn, nameColumn, num } from '../schema/printers.ts';
 import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
@@ -21,7 +21,7 @@ export const deployments: ResourceDeclaration = {
       replicas: int(),
       selector: labelSelectorSchema,
       template: podTemplateSchema,
-      strategy: obj({ type: str('Recreate or RollingUpdate.'), rollingUpdate: obj({ maxSurge: intOrString(), maxUnavailable: intOrString() }) }),
+      strategy: withMarkers(obj({ type: str('Recreate or RollingUpdate.'), rollingUpdate: obj({ maxSurge: intOrString(), maxUnavailable: intOrString() }) }), { 'x-kubernetes-patch-strategy': 'retainKeys' }),
       minReadySeconds: int(),
       revisionHistoryLimit: int(),
       paused: bool(),
@@ -34,7 +34,7 @@ export const deployments: ResourceDeclaration = {
       readyReplicas: int(),
       availableReplicas: int(),
       unavailableReplicas: int(),
-      conditions: arr(open()),
+      conditions: conditionList(),
       collisionCount: int(),
     }),
   },

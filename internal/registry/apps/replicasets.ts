@@ -1,5 +1,5 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, int, obj, open } from '../schema/field-schema.ts';
+import { conditionList, int, obj } from '../schema/field-schema.ts';
 import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
 import { ageColumn, nameColumn, num } from '../schema/printers.ts';
 import { defaultWorkload, validateSelectorImmutable, validateWorkload } from './workload.ts';
@@ -18,7 +18,7 @@ export const replicasets: ResourceDeclaration = {
   description: 'ReplicaSet ensures that a specified number of pod replicas are running at any given time.',
   fields: {
     spec: obj({ replicas: int(), minReadySeconds: int(), selector: labelSelectorSchema, template: podTemplateSchema }),
-    status: obj({ replicas: int(), fullyLabeledReplicas: int(), readyReplicas: int(), availableReplicas: int(), observedGeneration: { type: 'integer', format: 'int64' }, conditions: arr(open()) }),
+    status: obj({ replicas: int(), fullyLabeledReplicas: int(), readyReplicas: int(), availableReplicas: int(), observedGeneration: { type: 'integer', format: 'int64' }, conditions: conditionList() }),
   },
   required: ['spec'],
   subresources: { status: true, scale: { selectorFrom: 'spec.selector' } },

@@ -1,5 +1,5 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, obj, str } from '../schema/field-schema.ts';
+import { atomicList, conditionList, obj, str } from '../schema/field-schema.ts';
 import { ageColumn, nameColumn, text } from '../schema/printers.ts';
 
 /** Namespaces (core/v1): cluster-scoped, label-rule names, status.phase Active from creation. */
@@ -14,8 +14,8 @@ export const namespaces: ResourceDeclaration = {
   nameRule: 'label',
   description: 'Namespace provides a scope for Names.',
   fields: {
-    spec: obj({ finalizers: arr(str()) }),
-    status: obj({ phase: str('Active or Terminating.'), conditions: arr(obj({ type: str(), status: str(), reason: str(), message: str(), lastTransitionTime: str() })) }),
+    spec: obj({ finalizers: atomicList(str()) }),
+    status: obj({ phase: str('Active or Terminating.'), conditions: conditionList(obj({ type: str(), status: str(), reason: str(), message: str(), lastTransitionTime: str() })) }),
   },
   subresources: { status: true },
   printerColumns: [nameColumn, { name: 'Status', type: 'string', description: 'The phase of the namespace.', cell: (o) => text(o, 'status.phase') }, ageColumn],

@@ -1,5 +1,5 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, bool, open, str } from '../schema/field-schema.ts';
+import { atomicList, bool, conditionList, mapList, open, setList, str } from '../schema/field-schema.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
 
 function nodeStatusCell(o: KObject): string {
@@ -28,8 +28,8 @@ export const nodes: ResourceDeclaration = {
   nameRule: 'subdomain',
   description: 'Node is a worker node.',
   fields: {
-    spec: open({ podCIDR: str(), podCIDRs: arr(str()), providerID: str(), unschedulable: bool(), taints: arr(open()) }),
-    status: open({ conditions: arr(open()), addresses: arr(open()), nodeInfo: open() }),
+    spec: open({ podCIDR: str(), podCIDRs: setList(str()), providerID: str(), unschedulable: bool(), taints: atomicList(open()) }),
+    status: open({ conditions: conditionList(), addresses: mapList(open({ type: str(), address: str() }), ['type']), nodeInfo: open() }),
   },
   subresources: { status: true },
   printerColumns: [

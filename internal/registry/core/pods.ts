@@ -1,5 +1,5 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, open, str } from '../schema/field-schema.ts';
+import { atomicList, conditionList, open, str } from '../schema/field-schema.ts';
 import { podSpecSchema } from '../schema/pod-spec-schema.ts';
 import { dns1123Label } from '../schema/name-validation.ts';
 import { invalidValue, required, type FieldError } from '../schema/field-errors.ts';
@@ -92,7 +92,7 @@ export const pods: ResourceDeclaration = {
   description: 'Pod is a collection of containers that can run on a host.',
   fields: {
     spec: podSpecSchema,
-    status: open({ phase: str(), reason: str(), message: str(), podIP: str(), hostIP: str(), containerStatuses: arr(open()) }),
+    status: open({ phase: str(), reason: str(), message: str(), podIP: str(), hostIP: str(), containerStatuses: atomicList(open()), conditions: conditionList() }),
   },
   required: ['spec'],
   subresources: { status: true },

@@ -1,5 +1,5 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, bool, obj, str } from '../schema/field-schema.ts';
+import { atomicList, bool, mapList, obj, str } from '../schema/field-schema.ts';
 import { objectReferenceSchema } from '../schema/object-meta.ts';
 import { ageColumn, nameColumn } from '../schema/printers.ts';
 
@@ -14,7 +14,7 @@ export const serviceaccounts: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'ServiceAccount binds together a name, a principal and a set of secrets.',
-  fields: { secrets: arr(objectReferenceSchema), imagePullSecrets: arr(obj({ name: str() })), automountServiceAccountToken: bool() },
+  fields: { secrets: mapList(objectReferenceSchema, ['name']), imagePullSecrets: atomicList(obj({ name: str() })), automountServiceAccountToken: bool() },
   printerColumns: [nameColumn, { name: 'Secrets', type: 'integer', cell: (o) => (Array.isArray(o.secrets) ? o.secrets.length : 0) }, ageColumn],
   strategy: {},
 };

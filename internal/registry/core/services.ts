@@ -1,5 +1,5 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, int, intOrString, mapOf, obj, open, str } from '../schema/field-schema.ts';
+import { int, mapList, intOrString, mapOf, obj, open, str } from '../schema/field-schema.ts';
 import { immutable, notSupported, required, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, selectorString, text } from '../schema/printers.ts';
 
@@ -62,7 +62,7 @@ export const services: ResourceDeclaration = {
       type: str('ClusterIP, NodePort, LoadBalancer or ExternalName.'),
       selector: mapOf(str()),
       clusterIP: str(),
-      ports: arr(obj({ name: str(), protocol: str(), port: int(), targetPort: intOrString(), nodePort: int(), appProtocol: str() })),
+      ports: mapList(obj({ name: str(), protocol: str(undefined, { default: 'TCP' }), port: int(), targetPort: intOrString(), nodePort: int(), appProtocol: str() }), ['port', 'protocol']),
       sessionAffinity: str(),
       externalName: str(),
     }),

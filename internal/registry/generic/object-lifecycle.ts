@@ -3,7 +3,7 @@ import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { badRequest, invalid } from '../errors/status-error.ts';
 import { toCauses, type FieldError } from '../schema/field-errors.ts';
 import { validateObjectMeta } from '../schema/metadata-validation.ts';
-import { changedFields, recordWrite, type ManagedFieldsEntry } from './managed-fields.ts';
+import { recordWriteFields } from './managed-fields.ts';
 
 // Kubernetes' alphabet for generated names: no vowels (no words) and no look-alike characters.
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -28,6 +28,18 @@ export interface WriteContext {
   readonly apiVersion: string;
   readonly subresource?: string;
   readonly now: Date;
+  /** managedFields computed by server-side apply (read after the patch function ran): stored as given instead of recording an Update. */
+  readonly appliedManagedFields?: () => readonly unknown[];
+}
+
+function recordFields(obj: KObject, old: KObject | null, decl: ResourceDeclaration, ctx: WriteContext): void {
+  if (ctx.appliedManagedFields !== undefined) {
+    const entries = ctx.appliedManagedFields();
+    if (entries.length === 0) delete obj.metadata.managedFields;
+    else obj.metadata.managedFields = [...entries];
+    return;
+  }
+  recordWriteFields(obj, old, decl, { fieldManager: ctx.fieldManager, apiVersion: ctx.apiVersion, time: nowTimestamp(ctx.now), ...(ctx.subresource ? { subresource: ctx.subresource } : {}) });
 }
 
 /** Server-owned metadata of a new object: name from generateName, uid, timestamps, generation, managedFields. */
@@ -43,8 +55,7 @@ export function prepareCreateMetadata(obj: KObject, decl: ResourceDeclaration, c
   if (!decl.namespaced) delete meta.namespace;
   if (decl.tracksGeneration) meta.generation = 1;
   else delete meta.generation;
-  const write = { manager: ctx.fieldManager, operation: 'Update' as const, apiVersion: ctx.apiVersion, time: nowTimestamp(ctx.now) };
-  meta.managedFields = recordWrite([], write, changedFields(obj, undefined));
+  recordFields(obj, null, decl, ctx);
 }
 
 /** Carries server-owned metadata from the stored object into an update and records the write. */
@@ -60,8 +71,7 @@ export function prepareUpdateMetadata(obj: KObject, old: KObject, decl: Resource
     const specChanged = JSON.stringify(obj.spec ?? null) !== JSON.stringify(old.spec ?? null);
     meta.generation = (oldMeta.generation ?? 1) + (specChanged ? 1 : 0);
   } else delete meta.generation;
-  const write = { manager: ctx.fieldManager, operation: 'Update' as const, apiVersion: ctx.apiVersion, time: nowTimestamp(ctx.now), ...(ctx.subresource ? { subresource: ctx.subresource } : {}) };
-  meta.managedFields = recordWrite((oldMeta.managedFields ?? []) as ManagedFieldsEntry[], write, changedFields(obj, old));
+  recordFields(obj, old, decl, ctx);
 }
 
 /** Throws a 422 Invalid StatusError when there are field errors. */

@@ -9,7 +9,7 @@ import { listObjects, type ListQuery } from './list.ts';
 import { patchRetriesMax } from './limits.ts';
 import { nowTimestamp, prepareCreateMetadata, prepareUpdateMetadata, runCreateStrategy, runUpdateStrategy, type WriteContext } from './object-lifecycle.ts';
 import { planGet, readOptionsFor } from './resource-version.ts';
-import { sameContent } from './stable-json.ts';
+import { sameContent, stableStringify } from './stable-json.ts';
 import { toStatusError } from './storage-errors.ts';
 import { deleteObject, type DeleteOptions } from './delete.ts';
 
@@ -20,6 +20,8 @@ export interface WriteOptions {
   readonly fieldManager: string;
   /** `status` to write only the status. */
   readonly subresource?: 'status';
+  /** managedFields computed by server-side apply: stored as given instead of recording an Update. */
+  readonly appliedManagedFields?: () => readonly unknown[];
 }
 
 /** The outcome of a write: the object as stored (or as it would be, on dry run). */
@@ -182,7 +184,13 @@ export class GenericStore {
   }
 
   private context(opts: WriteOptions): WriteContext {
-    return { fieldManager: opts.fieldManager, apiVersion: this.served.apiVersion, now: new Date(), ...(opts.subresource ? { subresource: opts.subresource } : {}) };
+    return {
+      fieldManager: opts.fieldManager,
+      apiVersion: this.served.apiVersion,
+      now: new Date(),
+      ...(opts.subresource ? { subresource: opts.subresource } : {}),
+      ...(opts.appliedManagedFields ? { appliedManagedFields: opts.appliedManagedFields } : {}),
+    };
   }
 
   /** The update path shared by PUT and PATCH. Throws raw StorageError Conflict so patch may retry. */
@@ -198,7 +206,9 @@ export class GenericStore {
     this.withType(next);
     prepareUpdateMetadata(next, old, this.decl, this.context(opts));
     const warnings = runUpdateStrategy(this.decl, this.gr.group, next, old);
-    if (sameContent(next, old)) return { object: old, warnings, created: false };
+    // A write that changes only ownership (e.g. a second applier sharing a value) is still a write.
+    const sameOwners = stableStringify(next.metadata.managedFields ?? []) === stableStringify(old.metadata.managedFields ?? []);
+    if (sameContent(next, old) && sameOwners) return { object: old, warnings, created: false };
     const key = current.key;
     const finished = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0;
     if (opts.dryRun) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }, warnings, created: false };

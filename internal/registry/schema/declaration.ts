@@ -90,4 +90,6 @@ export interface ResourceDeclaration {
   /** Extra field selectors beyond metadata.name and metadata.namespace. */
   readonly fieldSelectors?: Readonly<Record<string, (obj: KObject) => string>>;
   readonly strategy: Strategy;
+  /** A custom resource (not built in): treated as unstructured data, refuses strategic merge patch. */
+  readonly custom?: boolean;
 }

@@ -19,8 +19,21 @@ export interface FieldSchema {
   readonly required?: readonly string[];
   readonly enum?: readonly string[];
   readonly format?: string;
+  /** Value the server defaults when the field is omitted (used for list-map keys such as a port's protocol). */
+  readonly default?: unknown;
   /** Unlisted fields of this object are kept and not reported as unknown. */
   readonly preserveUnknown?: boolean;
+  /** Kubernetes' merge markers (`x-kubernetes-*` extensions) steering strategic merge patch and server-side apply. */
+  readonly markers?: MergeMarkers;
+}
+
+/** Kubernetes' merge markers of one field, named as their OpenAPI extensions. */
+export interface MergeMarkers {
+  readonly 'x-kubernetes-patch-strategy'?: string;
+  readonly 'x-kubernetes-patch-merge-key'?: string;
+  readonly 'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  readonly 'x-kubernetes-list-map-keys'?: readonly string[];
+  readonly 'x-kubernetes-map-type'?: 'atomic' | 'granular';
 }
 
 /** A string field. */
@@ -71,4 +84,38 @@ export function mapOf(values: FieldSchema, description?: string): FieldSchema {
 /** An array of elements of one schema. */
 export function arr(items: FieldSchema, description?: string): FieldSchema {
   return { type: 'array', items, ...(description ? { description } : {}) };
+}
+
+/**
+ * A list merged by key, as Kubernetes marks it: `patchStrategy=merge`, `patchMergeKey=<first key>`,
+ * `listType=map` with `listMapKeys` (the merge key alone unless more are given).
+ */
+export function mapList(items: FieldSchema, keys: readonly [string, ...string[]], description?: string): FieldSchema {
+  const markers: MergeMarkers = {
+    'x-kubernetes-patch-strategy': 'merge',
+    'x-kubernetes-patch-merge-key': keys[0],
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': keys,
+  };
+  return { ...arr(items, description), markers };
+}
+
+/** A list of unique scalars merged as a set (`patchStrategy=merge`, `listType=set`). */
+export function setList(items: FieldSchema, description?: string): FieldSchema {
+  return { ...arr(items, description), markers: { 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'set' } };
+}
+
+/** A list owned and replaced as a whole (`listType=atomic`). */
+export function atomicList(items: FieldSchema, description?: string): FieldSchema {
+  return { ...arr(items, description), markers: { 'x-kubernetes-list-type': 'atomic' } };
+}
+
+/** `schema` with extra merge markers (e.g. `x-kubernetes-map-type: atomic` on a struct). */
+export function withMarkers(schema: FieldSchema, markers: MergeMarkers): FieldSchema {
+  return { ...schema, markers: { ...schema.markers, ...markers } };
+}
+
+/** Status conditions: a list keyed by `type`, each condition otherwise partly described. */
+export function conditionList(item: FieldSchema = open({ type: str(), status: str() })): FieldSchema {
+  return mapList(item, ['type']);
 }

@@ -1,4 +1,4 @@
-import { arr, bool, mapOf, obj, open, str, time, type FieldSchema } from './field-schema.ts';
+import { atomicList, bool, mapList, mapOf, obj, open, setList, str, time, withMarkers, type FieldSchema } from './field-schema.ts';
 import { podSpecSchema } from './pod-spec-schema.ts';
 
 /** The schema of `metadata` shared by every object kind. */
@@ -15,14 +15,15 @@ export const objectMetaSchema: FieldSchema = obj(
     deletionGracePeriodSeconds: { type: 'integer', format: 'int64' },
     labels: mapOf(str(), 'Map of string keys and values for selecting objects.'),
     annotations: mapOf(str(), 'Unstructured key-value metadata.'),
-    finalizers: arr(str(), 'Must be empty before the object is removed.'),
-    ownerReferences: arr(
-      obj(
-        { apiVersion: str(), kind: str(), name: str(), uid: str(), controller: bool(), blockOwnerDeletion: bool() },
-        { required: ['apiVersion', 'kind', 'name', 'uid'] },
+    finalizers: setList(str(), 'Must be empty before the object is removed.'),
+    ownerReferences: mapList(
+      withMarkers(
+        obj({ apiVersion: str(), kind: str(), name: str(), uid: str(), controller: bool(), blockOwnerDeletion: bool() }, { required: ['apiVersion', 'kind', 'name', 'uid'] }),
+        { 'x-kubernetes-map-type': 'atomic' },
       ),
+      ['uid'],
     ),
-    managedFields: arr(
+    managedFields: atomicList(
       obj({ manager: str(), operation: str(), apiVersion: str(), time: time(), fieldsType: str(), fieldsV1: open(), subresource: str() }),
     ),
     selfLink: str(),
@@ -31,10 +32,13 @@ export const objectMetaSchema: FieldSchema = obj(
 );
 
 /** A label selector (`matchLabels`, `matchExpressions`). */
-export const labelSelectorSchema: FieldSchema = obj({
-  matchLabels: mapOf(str()),
-  matchExpressions: arr(obj({ key: str(), operator: str(), values: arr(str()) }, { required: ['key', 'operator'] })),
-});
+export const labelSelectorSchema: FieldSchema = withMarkers(
+  obj({
+    matchLabels: mapOf(str()),
+    matchExpressions: atomicList(obj({ key: str(), operator: str(), values: atomicList(str()) }, { required: ['key', 'operator'] })),
+  }),
+  { 'x-kubernetes-map-type': 'atomic' },
+);
 
 /** A reference to an object (`involvedObject`, `regarding`). */
 export const objectReferenceSchema: FieldSchema = obj({
