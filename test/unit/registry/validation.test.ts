@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { dns1123Label, dns1123Subdomain, labelValue, qualifiedName } from '../../../internal/registry/schema/name-validation.ts';
 import { checkSchema, objectSchema } from '../../../internal/registry/schema/schema-check.ts';
 import { deployments } from '../../../internal/registry/apps/deployments.ts';
-import { changedFields, recordWrite } from '../../../internal/registry/generic/managed-fields.ts';
+import { recordWriteFields } from '../../../internal/registry/generic/managed-fields.ts';
+import type { KObject } from '../../../internal/registry/schema/declaration.ts';
+import { configmaps } from '../../../internal/registry/core/configmaps.ts';
 import { findDuplicateKeys } from '../../../internal/apiserver/json-duplicates.ts';
 import { humanDuration } from '../../../internal/registry/schema/printers.ts';
 
@@ -31,10 +33,12 @@ test('schema check reports unknown fields with their paths, prunes them, and rep
 });
 
 test('managedFields: a writer owns what it changed and others lose it', () => {
-  const first = recordWrite([], { manager: 'a', operation: 'Update', apiVersion: 'v1', time: 't' }, changedFields({ metadata: {}, data: { x: '1', y: '2' } }, undefined));
-  assert.deepEqual(first[0]?.fieldsV1, { 'f:data': { '.': {}, 'f:x': {}, 'f:y': {} } });
-  const second = recordWrite(first, { manager: 'b', operation: 'Update', apiVersion: 'v1', time: 't' }, changedFields({ metadata: {}, data: { x: '9', y: '2' } }, { metadata: {}, data: { x: '1', y: '2' } }));
-  assert.deepEqual(second.map((e) => [e.manager, e.fieldsV1]), [
+  const created: KObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { x: '1', y: '2' } };
+  recordWriteFields(created, null, configmaps, { fieldManager: 'a', apiVersion: 'v1', time: 't' });
+  assert.deepEqual(created.metadata.managedFields?.map((e) => { const entry = e as { manager: string; fieldsV1: unknown }; return [entry.manager, entry.fieldsV1]; }), [['a', { 'f:data': { '.': {}, 'f:x': {}, 'f:y': {} } }]]);
+  const updated: KObject = { ...created, metadata: { ...created.metadata }, data: { x: '9', y: '2' } };
+  recordWriteFields(updated, created, configmaps, { fieldManager: 'b', apiVersion: 'v1', time: 't' });
+  assert.deepEqual(updated.metadata.managedFields?.map((e) => { const entry = e as { manager: string; fieldsV1: unknown }; return [entry.manager, entry.fieldsV1]; }), [
     ['a', { 'f:data': { '.': {}, 'f:y': {} } }],
     ['b', { 'f:data': { 'f:x': {} } }],
   ]);
