@@ -33,6 +33,14 @@ export const reconnectBackoffMsMin = 50;
 export const reconnectBackoffMsMax = 2000;
 /** How long a forwarded command may take before the caller gives up. */
 export const forwardTimeoutMsDefault = 30_000;
+/** Commands in one ForwardBatch call (a call holds at least one). */
+export const forwardBatchItemsMax = 256;
+/** Command bytes in one ForwardBatch call (a call holds at least one command, however large). */
+export const forwardBatchBytesMax = 4 * 1024 * 1024;
+/** ForwardBatch calls in flight per peer; further commands wait and coalesce into the next call. */
+export const forwardBatchesInFlightMax = 4;
+/** Commands waiting to be forwarded per peer; more are refused with QueueFull. */
+export const forwardQueueItemsMax = 65_536;
 /** How long a snapshot transfer may take. */
 export const snapshotTransferTimeoutMs = 10 * 60_000;
 

@@ -19,7 +19,11 @@ export interface StateMachineHooks {
   snapshot(suggestedPath: string): Promise<{ index: Index; term?: Term; filePath: string }>;
   /** Replaces the state machine by the snapshot in `filePath` (copy it; the file stays the driver's). */
   restore(filePath: string, meta: SnapshotMetadata): void;
-  /** The leader's handler of commands forwarded by followers (opaque bytes in and out). */
+  /**
+   * The leader's handler of commands forwarded by followers (opaque bytes in and out). A
+   * follower's forwards arrive in batches handed over within one turn: propose before the first
+   * await, so a whole batch lands in one Ready (one fsync).
+   */
   onForward?(data: Uint8Array): Promise<Uint8Array>;
 }
 
@@ -62,4 +66,7 @@ export interface RaftNodeMetrics {
   /** Ready transactions persisted, and entries they carried: entries/transactions is the group-commit factor. */
   readonly persistTransactions: number;
   readonly persistedEntries: number;
+  /** ForwardBatch calls this node sent to leaders, and the commands they carried: commands/batches is the forward coalescing factor. */
+  readonly forwardBatches: number;
+  readonly forwardedCommands: number;
 }

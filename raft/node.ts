@@ -117,9 +117,11 @@ export class RaftNode extends EventEmitter {
   /** Gauges for metrics (cheap; call on scrape). */
   metrics(): RaftNodeMetrics {
     const s = this.raw.status();
+    const forwards = this.transport.forwardStats();
     return {
       term: s.term, commitIndex: s.commit, appliedIndex: this.applied, isLeader: this.isLeader(), lastIndex: this.storage.lastIndex(),
       snapshotIndex: this.storage.snapshot().metadata.index, persistTransactions: this.persistTransactions, persistedEntries: this.persistedEntries,
+      forwardBatches: forwards.batches, forwardedCommands: forwards.commands,
     };
   }
 

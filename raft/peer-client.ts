@@ -1,7 +1,7 @@
 /**
  * The sending side towards one peer: ONE long-lived client stream carrying batches of Raft
  * messages from a bounded queue, reconnecting with backoff; chunked snapshot transfers; and
- * forwarded commands. Raft tolerates loss, so when the queue is full or the peer is down,
+ * forwarded commands, coalesced into ForwardBatch calls (forward-batcher.ts). Raft tolerates loss, so when the queue is full or the peer is down,
  * messages are dropped and the peer is reported unreachable.
  */
 import * as grpc from '@grpc/grpc-js';
@@ -9,16 +9,17 @@ import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Message, NodeId } from './core/types.ts';
 import { RaftNodeError } from './errors.ts';
-import type { RaftNodeErrorCode } from './errors.ts';
+import { ForwardBatcher } from './forward-batcher.ts';
+import type { ForwardBatcherLimits, ForwardItemResult } from './forward-batcher.ts';
 import {
   peerBatchBytesMax, peerBatchMessagesMax, peerQueueMessagesMax, reconnectBackoffMsMax, reconnectBackoffMsMin,
   snapshotChunkBytes, snapshotTransferTimeoutMs,
 } from './limits.ts';
 import { snapshotPathOf } from './sqlite-log-storage.ts';
-import { messageBytes, messageToWire } from './wire.ts';
-import type { WireBatch, WireSnapshotChunk } from './wire.ts';
+import { forwardResultFromWire, messageBytes, messageToWire } from './wire.ts';
+import type { WireBatch, WireForwardBatchRequest, WireForwardResult, WireSnapshotChunk } from './wire.ts';
 
-/** The metadata key carrying a RaftNodeError code across a Forward call. */
+/** The metadata key carrying a RaftNodeError code across a (single-command) Forward call. */
 export const errorCodeMetadataKey = 'orch-raft-error-code';
 
 /** What a peer client reports back to its owner. */
@@ -37,12 +38,16 @@ export class PeerClient {
   private retryAt = 0;
   private snapshotCall: grpc.ClientWritableStream<WireSnapshotChunk> | null = null;
   private closed = false;
+  private readonly forwards: ForwardBatcher;
 
   constructor(
     readonly id: NodeId,
     private readonly client: grpc.Client,
     private readonly events: PeerEvents,
-  ) {}
+    forwardLimits?: ForwardBatcherLimits,
+  ) {
+    this.forwards = new ForwardBatcher(id, (commands, deadline, onResult) => this.sendForwardBatch(commands, deadline, onResult), forwardLimits);
+  }
 
   /** Queues a message; returns false (and drops it) when the queue is full or the peer is down. */
   enqueue(m: Message): boolean {
@@ -142,16 +147,32 @@ export class PeerClient {
     return result;
   }
 
-  /** Sends a command to this peer's application handler; rejects with a RaftNodeError. */
+  /**
+   * Sends a command to this peer's application handler, in one ForwardBatch call with the other
+   * commands forwarded in the same turn; rejects with a RaftNodeError (see ForwardBatcher.forward).
+   */
   forward(data: Uint8Array, timeoutMs: number): Promise<Uint8Array> {
+    return this.forwards.forward(data, timeoutMs);
+  }
+
+  /** ForwardBatch calls started and the commands they carried. */
+  forwardStats(): { batches: number; commands: number } {
+    const { batches, commands } = this.forwards.stats();
+    return { batches, commands };
+  }
+
+  private sendForwardBatch(commands: readonly Uint8Array[], deadline: number, onResult: (position: number, r: ForwardItemResult) => void): Promise<void> {
     return new Promise((resolve, reject) => {
-      (this.client as unknown as RaftStub).Forward({ data }, { deadline: Date.now() + timeoutMs }, (err, res) => {
-        if (!err) return resolve(res ? toBytes(res.data) : new Uint8Array(0));
-        const code = err.metadata?.get(errorCodeMetadataKey)[0];
-        if (typeof code === 'string') return reject(new RaftNodeError(code as RaftNodeErrorCode, err.details));
-        const fallback: RaftNodeErrorCode = err.code === grpc.status.DEADLINE_EXCEEDED ? 'Timeout' : 'Unavailable';
-        reject(new RaftNodeError(fallback, `forward to ${this.id}: ${err.details || err.message}`));
+      const call = (this.client as unknown as RaftStub).ForwardBatch({ commands: [...commands] }, { deadline });
+      call.on('data', (w: WireForwardResult) => {
+        const { position, result } = forwardResultFromWire(w);
+        onResult(position, result);
       });
+      call.on('error', (err: grpc.ServiceError) => {
+        const code = err.code === grpc.status.DEADLINE_EXCEEDED ? 'Timeout' : 'Unavailable';
+        reject(new RaftNodeError(code, `forward to ${this.id}: ${err.details || err.message}`));
+      });
+      call.on('end', () => resolve());
     });
   }
 
@@ -159,6 +180,7 @@ export class PeerClient {
   close(): void {
     this.closed = true;
     this.queue = [];
+    this.forwards.close();
     this.stream?.cancel();
     this.stream = null;
     this.snapshotCall?.cancel();
@@ -166,13 +188,9 @@ export class PeerClient {
   }
 }
 
-function toBytes(b: Uint8Array): Uint8Array {
-  return b instanceof Buffer ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : b;
-}
-
 /** The generated client methods this file uses. */
 interface RaftStub {
   Stream(cb: (err: grpc.ServiceError | null) => void): grpc.ClientWritableStream<WireBatch>;
   Snapshot(opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res?: { accepted: boolean }) => void): grpc.ClientWritableStream<WireSnapshotChunk>;
-  Forward(req: { data: Uint8Array }, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res?: { data: Uint8Array }) => void): void;
+  ForwardBatch(req: WireForwardBatchRequest, opts: grpc.CallOptions): grpc.ClientReadableStream<WireForwardResult>;
 }

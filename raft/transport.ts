@@ -11,11 +11,12 @@ import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Message, NodeId } from './core/types.ts';
 import { RaftNodeError } from './errors.ts';
-import { forwardTimeoutMsDefault, grpcMessageBytesMax, reconnectBackoffMsMax, reconnectBackoffMsMin } from './limits.ts';
+import type { ForwardBatcherLimits, ForwardItemResult } from './forward-batcher.ts';
+import { forwardBatchItemsMax, forwardTimeoutMsDefault, grpcMessageBytesMax, reconnectBackoffMsMax, reconnectBackoffMsMin } from './limits.ts';
 import { PeerClient, errorCodeMetadataKey } from './peer-client.ts';
 import { snapshotDataFor } from './sqlite-log-storage.ts';
-import { loadRaftService, messageFromWire } from './wire.ts';
-import type { WireBatch, WireSnapshotChunk } from './wire.ts';
+import { forwardResultToWire, loadRaftService, messageFromWire } from './wire.ts';
+import type { WireBatch, WireForwardBatchRequest, WireForwardResult, WireSnapshotChunk } from './wire.ts';
 
 /** PEM material for mutual TLS: the cluster CA and this node's certificate and key. */
 export interface TlsMaterial {
@@ -33,7 +34,12 @@ export interface TransportHandlers {
    * The handler owns the file from then on (keeps or deletes it). Returns whether it was accepted.
    */
   onSnapshot(message: Message, filePath: string): boolean;
-  /** A forwarded command; the answer goes back to the caller. Reject with RaftNodeError to pass a code. */
+  /**
+   * A forwarded command; the answer goes back to the caller. Reject with RaftNodeError to pass a
+   * code (any other error arrives as Remote). The commands of one ForwardBatch call are handed
+   * over in order within one turn, so a handler that proposes before its first await puts them
+   * all in one Ready.
+   */
   onForward(data: Uint8Array): Promise<Uint8Array>;
   /** A message to `peer` could not be delivered. */
   onUnreachable(peer: NodeId): void;
@@ -58,6 +64,8 @@ export interface TransportOptions {
    * certificate of the same CA (an API client's) cannot inject Raft traffic.
    */
   readonly authorizePeer?: (commonName: string) => boolean;
+  /** Bounds of the forward batching towards each peer (default: raft/limits.ts). */
+  readonly forwardLimits?: ForwardBatcherLimits;
 }
 
 const Raft = loadRaftService();
@@ -80,6 +88,7 @@ export class Transport {
   private readonly peers = new Map<NodeId, PeerClient>();
   private readonly addresses = new Map<NodeId, string>();
   private readonly clientCredentials: grpc.ChannelCredentials;
+  private retiredForwards = { batches: 0, commands: 0 };
 
   private constructor(
     private readonly opts: TransportOptions,
@@ -100,6 +109,7 @@ export class Transport {
       Stream: (call: grpc.ServerReadableStream<WireBatch, unknown>, cb: grpc.sendUnaryData<unknown>) => holder.t?.onStream(call, cb),
       Snapshot: (call: grpc.ServerReadableStream<WireSnapshotChunk, unknown>, cb: grpc.sendUnaryData<unknown>) => void holder.t?.onSnapshot(call, cb),
       Forward: (call: grpc.ServerUnaryCall<{ data: Uint8Array }, unknown>, cb: grpc.sendUnaryData<unknown>) => holder.t?.onForward(call, cb),
+      ForwardBatch: (call: grpc.ServerWritableStream<WireForwardBatchRequest, WireForwardResult>) => holder.t?.onForwardBatch(call),
     });
     const credentials = grpc.ServerCredentials.createSsl(
       Buffer.from(opts.tls.ca),
@@ -118,7 +128,7 @@ export class Transport {
   setPeer(id: NodeId, address: string): void {
     if (this.addresses.get(id) === address) return;
     this.addresses.set(id, address);
-    this.peers.get(id)?.close();
+    this.closePeer(id);
     const target = peerTarget(address);
     // TLS server names cannot be IP addresses (RFC 6066); peer certificates always name localhost,
     // and what authenticates a peer is the cluster CA, so IP targets verify against that name.
@@ -128,13 +138,13 @@ export class Transport {
     this.peers.set(id, new PeerClient(id, client, {
       unreachable: (p) => this.opts.handlers.onUnreachable(p),
       snapshotStatus: (p, ok) => this.opts.handlers.onSnapshotStatus(p, ok),
-    }));
+    }, this.opts.forwardLimits));
   }
 
   /** Forgets a peer and ends its calls. */
   removePeer(id: NodeId): void {
     this.addresses.delete(id);
-    this.peers.get(id)?.close();
+    this.closePeer(id);
     this.peers.delete(id);
   }
 
@@ -148,11 +158,33 @@ export class Transport {
     for (const id of unreachable) this.opts.handlers.onUnreachable(id);
   }
 
-  /** Forwards a command to peer `to`'s handler. Rejects with RaftNodeError. */
+  /**
+   * Forwards a command to peer `to`'s handler, batched with the others forwarded to it in the
+   * same turn (PeerClient.forward). Rejects with RaftNodeError.
+   */
   forward(to: NodeId, data: Uint8Array, timeoutMs = forwardTimeoutMsDefault): Promise<Uint8Array> {
     const peer = this.peers.get(to);
     if (!peer) return Promise.reject(new RaftNodeError('Unavailable', `no address for peer ${to}`));
     return peer.forward(data, timeoutMs);
+  }
+
+  /** ForwardBatch calls this transport sent (to every peer, past ones included) and the commands they carried. */
+  forwardStats(): { batches: number; commands: number } {
+    let { batches, commands } = this.retiredForwards;
+    for (const p of this.peers.values()) {
+      const s = p.forwardStats();
+      batches += s.batches;
+      commands += s.commands;
+    }
+    return { batches, commands };
+  }
+
+  private closePeer(id: NodeId): void {
+    const peer = this.peers.get(id);
+    if (!peer) return;
+    const s = peer.forwardStats();
+    this.retiredForwards = { batches: this.retiredForwards.batches + s.batches, commands: this.retiredForwards.commands + s.commands };
+    peer.close();
   }
 
   /** Ends every call and stops the server (in-flight calls are cancelled). */
@@ -163,12 +195,12 @@ export class Transport {
   }
 
   /** The authenticated peer's id (certificate CN), or null (and the call is refused) when it is not a peer. */
-  private authorizedPeer(call: { getAuthContext(): { sslPeerCertificate?: PeerCertificate } | null }, cb: grpc.sendUnaryData<unknown>): NodeId | null {
+  private authorizedPeer(call: { getAuthContext(): { sslPeerCertificate?: PeerCertificate } | null }, deny: (status: Partial<grpc.StatusObject>) => void): NodeId | null {
     const cn = call.getAuthContext()?.sslPeerCertificate?.subject?.CN;
     const name = Array.isArray(cn) ? cn[0] : cn;
     const allowed = name !== undefined && (this.opts.authorizePeer ? this.opts.authorizePeer(name) : this.peers.has(name) || name === this.opts.id);
     if (allowed) return name;
-    cb({ code: grpc.status.PERMISSION_DENIED, details: `certificate subject ${JSON.stringify(name ?? '')} is not a Raft peer` });
+    deny({ code: grpc.status.PERMISSION_DENIED, details: `certificate subject ${JSON.stringify(name ?? '')} is not a Raft peer` });
     return null;
   }
 
@@ -241,5 +273,39 @@ export class Transport {
         cb({ code: grpc.status.FAILED_PRECONDITION, details: err instanceof Error ? err.message : String(err), metadata });
       },
     );
+  }
+
+  /**
+   * Runs every command of the batch through the forward handler in one turn (so the leader
+   * proposes them together) and streams each answer back as soon as it is known.
+   */
+  private onForwardBatch(call: grpc.ServerWritableStream<WireForwardBatchRequest, WireForwardResult>): void {
+    if (this.authorizedPeer(call, (status) => call.emit('error', status)) === null) return;
+    const commands = call.request.commands ?? [];
+    if (commands.length > forwardBatchItemsMax) {
+      call.emit('error', { code: grpc.status.INVALID_ARGUMENT, details: `${commands.length} commands in one batch (at most ${forwardBatchItemsMax})` });
+      return;
+    }
+    let unanswered = commands.length;
+    const answer = (position: number, result: ForwardItemResult): void => {
+      if (call.cancelled) return; // the caller gave up (deadline); it fails these commands itself
+      call.write(forwardResultToWire(position, result));
+      if (--unanswered === 0) call.end();
+    };
+    if (unanswered === 0) call.end();
+    commands.forEach((data, position) => {
+      let outcome: Promise<Uint8Array>;
+      try {
+        outcome = this.opts.handlers.onForward(data);
+      } catch (err) {
+        outcome = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+      outcome.then(
+        (d) => answer(position, { ok: true, data: d }),
+        (err: unknown) => answer(position, {
+          ok: false, code: err instanceof RaftNodeError ? err.code : 'Remote', message: err instanceof Error ? err.message : String(err),
+        }),
+      );
+    });
   }
 }

@@ -7,6 +7,8 @@ import * as protoLoader from '@grpc/proto-loader';
 import { fileURLToPath } from 'node:url';
 import { index, term } from './core/types.ts';
 import type { ConfState, Entry, Message, MessageType, SnapshotMetadata } from './core/types.ts';
+import type { RaftNodeErrorCode } from './errors.ts';
+import type { ForwardItemResult } from './forward-batcher.ts';
 
 /** Protobuf JSON-ish shapes as @grpc/proto-loader produces them (longs as numbers, enums as strings). */
 export interface WireEntry {
@@ -54,6 +56,18 @@ export interface WireSnapshotChunk {
   message: WireMessage | null;
   data: Uint8Array;
   last: boolean;
+}
+
+/** The commands of one ForwardBatch call. */
+export interface WireForwardBatchRequest {
+  commands: Uint8Array[];
+}
+/** The answer to one command of a ForwardBatch call (errorCode empty: success). */
+export interface WireForwardResult {
+  position: number;
+  data: Uint8Array;
+  errorCode: string;
+  errorMessage: string;
 }
 
 const wireTypes = new Set<string>([
@@ -130,4 +144,25 @@ export function messageBytes(m: Message): number {
   let n = 64 + m.context.byteLength;
   for (const e of m.entries) n += 24 + e.data.byteLength;
   return n;
+}
+
+// Every code, so a code from the network is checked against the full list (and the list stays complete).
+const errorCodes: Record<RaftNodeErrorCode, true> = {
+  NotLeader: true, ProposalDropped: true, ProposalOverwritten: true, OutcomeUnknown: true, ConfChangePending: true,
+  QueueFull: true, TooLarge: true, Timeout: true, Unavailable: true, Stopped: true, Remote: true,
+};
+
+/** Converts one command's answer to its wire form. */
+export function forwardResultToWire(position: number, r: ForwardItemResult): WireForwardResult {
+  return r.ok
+    ? { position, data: r.data, errorCode: '', errorMessage: '' }
+    : { position, data: new Uint8Array(0), errorCode: r.code, errorMessage: r.message };
+}
+
+/** Converts a command's answer back; an error code this build does not know becomes Remote. */
+export function forwardResultFromWire(w: WireForwardResult): { position: number; result: ForwardItemResult } {
+  const position = Number(w.position);
+  if (w.errorCode === '') return { position, result: { ok: true, data: bytes(w.data) } };
+  const code: RaftNodeErrorCode = Object.hasOwn(errorCodes, w.errorCode) ? (w.errorCode as RaftNodeErrorCode) : 'Remote';
+  return { position, result: { ok: false, code, message: w.errorMessage } };
 }
