@@ -3,6 +3,7 @@ import type { KObject } from '../../registry/schema/declaration.ts';
 import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
 import { watchTimeoutSecondsDefault, watchTimeoutSecondsMax } from '../limits.ts';
 import { intParam, type RequestContext } from './request-context.ts';
+import { badRequest } from '../../registry/errors/status-error.ts';
 
 /** The event in the negotiated view: objects become one-row Tables (headers only in the first). */
 function viewOf(ctx: RequestContext, ev: ApiWatchEvent, first: boolean): ApiWatchEvent {
@@ -13,6 +14,27 @@ function viewOf(ctx: RequestContext, ev: ApiWatchEvent, first: boolean): ApiWatc
   const table = toTable(ctx.served.decl, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, { apiDomain: ctx.apiDomain, includeObject: parseIncludeObject(ctx.query.get('includeObject')) });
   if (!first) table.columnDefinitions = [];
   return { type: ev.type, object: table };
+}
+
+function sendInitialEventsParam(value: string | null): { sendInitialEvents?: boolean } {
+  if (value === null || value === '') return {};
+  if (value === 'true' || value === '1') return { sendInitialEvents: true };
+  if (value === 'false' || value === '0') return { sendInitialEvents: false };
+  throw badRequest(`sendInitialEvents: Invalid value: "${value}": must be true or false`);
+}
+
+function plainView(ctx: RequestContext): boolean {
+  const format = ctx.out.options.format;
+  return format === 'json' || format === 'yaml';
+}
+
+// One change reaches every watcher as the same (immutable) object, so its line is encoded once.
+const encodedLines = new WeakMap<object, Partial<Record<ApiWatchEvent['type'], string>>>();
+
+function encodedLine(ev: ApiWatchEvent): string {
+  let byType = encodedLines.get(ev.object);
+  if (byType === undefined) encodedLines.set(ev.object, (byType = {}));
+  return (byType[ev.type] ??= `${JSON.stringify(ev)}\n`);
 }
 
 /**
@@ -29,7 +51,7 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
     ...(q.get('resourceVersion') !== null ? { resourceVersion: q.get('resourceVersion') ?? '' } : {}),
     ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch') ?? '' } : {}),
     allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1',
-    sendInitialEvents: q.get('sendInitialEvents') === 'true',
+    ...sendInitialEventsParam(q.get('sendInitialEvents')),
   });
   const timeoutSeconds = Math.min(intParam(q, 'timeoutSeconds') ?? watchTimeoutSecondsDefault, watchTimeoutSecondsMax);
   const timer = setTimeout(() => watch.stop(), timeoutSeconds * 1000);
@@ -39,7 +61,7 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
   try {
     let first = true;
     for await (const ev of watch.events) {
-      raw.write(`${JSON.stringify(viewOf(ctx, ev, first))}\n`);
+      raw.write(plainView(ctx) ? encodedLine(ev) : `${JSON.stringify(viewOf(ctx, ev, first))}\n`);
       first = false;
       if (ev.type === 'ERROR') break;
     }

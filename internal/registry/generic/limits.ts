@@ -17,3 +17,6 @@ export const deleteCollectionItemsMax = 10_000;
 
 /** How often an idle watch gets a progress (bookmark) event. */
 export const watchProgressIntervalMs = 5000;
+
+/** Recent changes whose decoded objects one store keeps, shared by all its watchers. */
+export const watchDecodedChangesMax = 64;

@@ -1,6 +1,6 @@
-import type { Revision, Storage } from '../../storage/storage.ts';
+import { StorageError, type Revision, type Storage } from '../../storage/storage.ts';
+import { gone } from '../errors/status-error.ts';
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { badRequest } from '../errors/status-error.ts';
 import { decodeKeyValue } from './codec.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { matchesFields, parseFieldSelector } from './field-selector.ts';
@@ -36,14 +36,22 @@ export function selectorPredicate(decl: ResourceDeclaration, query: Pick<ListQue
   return Object.assign(fn, { empty: labels.length === 0 && fields.length === 0 });
 }
 
-async function startOf(storage: Storage, prefix: string, query: ListQuery): Promise<{ revision?: Revision; consistency: 'linearizable' | 'local'; startKey?: string }> {
-  if (query.continue) {
-    const rv = query.resourceVersion ?? '';
-    if (rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
-    const pos = decodeContinue(query.continue, prefix);
-    return { revision: pos.revision, consistency: 'local', startKey: pos.startKey };
+async function startOf(storage: Storage, prefix: string, query: ListQuery): Promise<{ revision?: Revision; consistency: 'linearizable' | 'local'; startKey?: string; fromToken?: true }> {
+  const plan = planList(query);
+  if (plan.kind !== 'continue') return readOptionsFor(storage, plan);
+  // Continue-token Exact: every chunk reads at the first chunk's revision, on any replica.
+  const pos = decodeContinue(plan.token, prefix);
+  try {
+    return { ...(await readOptionsFor(storage, { kind: 'exact', revision: pos.revision })), startKey: pos.startKey, fromToken: true };
+  } catch (err) {
+    throw expiredToken(err);
   }
-  return readOptionsFor(storage, planList(query));
+}
+
+/** A compacted token revision is Kubernetes' "continue parameter is too old" 410 Expired. */
+function expiredToken(err: unknown): unknown {
+  if (!(err instanceof StorageError) || err.code !== 'Compacted') return err;
+  return gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
 }
 
 /**
@@ -54,12 +62,28 @@ export async function listObjects(storage: Storage, decl: ResourceDeclaration, p
   const matches = selectorPredicate(decl, query);
   const limit = query.limit !== undefined && query.limit > 0 ? query.limit : 0;
   const start = await startOf(storage, prefix, query);
+  try {
+    return await readPages(storage, prefix, matches, limit, start);
+  } catch (err) {
+    throw start.fromToken ? expiredToken(err) : err;
+  }
+}
+
+async function readPages(
+  storage: Storage,
+  prefix: string,
+  matches: ReturnType<typeof selectorPredicate>,
+  limit: number,
+  start: Awaited<ReturnType<typeof startOf>>,
+): Promise<ListPage> {
   const items: KObject[] = [];
   let readRevision = start.revision;
   let startKey = start.startKey;
   for (;;) {
     const want = limit === 0 ? 0 : matches.empty ? limit - items.length : Math.min(listPageItemsMax, Math.max(limit - items.length, 1) * 2);
-    const page = await storage.list({ prefix, consistency: start.consistency, ...(readRevision === undefined ? {} : { revision: readRevision }), ...(startKey ? { startKey } : {}), ...(want > 0 ? { limit: want } : {}) });
+    // Pages after the first read at the first page's revision, which this replica already holds.
+    const consistency = readRevision === undefined ? start.consistency : 'local';
+    const page = await storage.list({ prefix, consistency, ...(readRevision === undefined ? {} : { revision: readRevision }), ...(startKey ? { startKey } : {}), ...(want > 0 ? { limit: want } : {}) });
     readRevision = page.revision;
     for (const [i, kv] of page.items.entries()) {
       const obj = decodeKeyValue(kv);

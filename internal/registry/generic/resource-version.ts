@@ -1,3 +1,6 @@
+// The resourceVersion tables of get, list and watch as pure planners, plus the one function that
+// turns a plan into storage read options. Validation follows Kubernetes' ListOptions validation so
+// clients see the same 400 messages for the "invalid" cells.
 import { revision, type Revision, type Storage } from '../../storage/storage.ts';
 import { badRequest } from '../errors/status-error.ts';
 import { waitForRevisionMs } from './limits.ts';
@@ -8,6 +11,21 @@ export type ReadPlan =
   | { readonly kind: 'any' }
   | { readonly kind: 'not-older-than'; readonly revision: Revision }
   | { readonly kind: 'exact'; readonly revision: Revision };
+
+/** How a list is served: a ReadPlan, or the "continue-token Exact" cell (revision in the token). */
+export type ListPlan = ReadPlan | { readonly kind: 'continue'; readonly token: string };
+
+/**
+ * How a watch starts. `initialEvents`: send the objects read by `read` as ADDED events first and
+ * watch after that list's revision. Otherwise `read` only names the start: most-recent (the
+ * consistent current revision), any (this replica's revision) or exact (after that revision).
+ */
+export interface WatchPlan {
+  readonly initialEvents: boolean;
+  readonly read: ReadPlan;
+  /** Whether the initial events end with the `k8s.io/initial-events-end` BOOKMARK. */
+  readonly initialEventsEndBookmark: boolean;
+}
 
 /** Parses a resourceVersion query value into a revision (400 when it is not a number). */
 export function parseResourceVersion(value: string): Revision {
@@ -22,16 +40,32 @@ export function planGet(resourceVersion: string | undefined): ReadPlan {
   return { kind: 'not-older-than', revision: parseResourceVersion(resourceVersion) };
 }
 
-/** The read plan of a list (without continue), following the resourceVersion/limit table. */
-export function planList(opts: { resourceVersion?: string; resourceVersionMatch?: string; limit?: number }): ReadPlan {
+function forbidden(field: string, message: string): never {
+  throw badRequest(message, [{ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field }]);
+}
+
+function checkListMatch(rv: string, match: string, continueToken: string): void {
+  if (match === '') return;
+  if (rv === '') forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if (continueToken !== '') forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+  if (match !== 'Exact' && match !== 'NotOlderThan') {
+    throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`, [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${match}"`, field: 'resourceVersionMatch' }]);
+  }
+  if (match === 'Exact' && rv === '0') forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+}
+
+/** The plan of a list, following the resourceVersion / resourceVersionMatch / limit / continue table. */
+export function planList(opts: { resourceVersion?: string; resourceVersionMatch?: string; limit?: number; continue?: string }): ListPlan {
   const rv = opts.resourceVersion ?? '';
   const match = opts.resourceVersionMatch ?? '';
-  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') throw badRequest(`invalid resourceVersionMatch "${match}": supported values: "Exact", "NotOlderThan"`);
-  if (match !== '' && rv === '') throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
-  if (match === 'Exact') {
-    if (rv === '0') throw badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
-    return { kind: 'exact', revision: parseResourceVersion(rv) };
+  const token = opts.continue ?? '';
+  checkListMatch(rv, match, token);
+  if (token !== '') {
+    // "0" with a continue token is tolerated (older clients send it); any other version is a 400.
+    if (rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    return { kind: 'continue', token };
   }
+  if (match === 'Exact') return { kind: 'exact', revision: parseResourceVersion(rv) };
   if (rv === '') return { kind: 'most-recent' };
   if (rv === '0') return { kind: 'any' };
   const r = parseResourceVersion(rv);
@@ -39,7 +73,30 @@ export function planList(opts: { resourceVersion?: string; resourceVersionMatch?
   return { kind: 'not-older-than', revision: r };
 }
 
-/** Storage read options for a plan; waits for this replica to reach a not-older-than revision. */
+/**
+ * The plan of a watch. Without sendInitialEvents it is the legacy table (unset: consistent
+ * initial state; "0": initial state from any revision; N: changes after N). With it,
+ * resourceVersionMatch must be NotOlderThan and the version reads as in a NotOlderThan list.
+ */
+export function planWatch(opts: { resourceVersion?: string; resourceVersionMatch?: string; sendInitialEvents?: boolean; allowWatchBookmarks?: boolean }): WatchPlan {
+  const rv = opts.resourceVersion ?? '';
+  const match = opts.resourceVersionMatch ?? '';
+  const send = opts.sendInitialEvents;
+  if (send !== undefined && match !== 'NotOlderThan') forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+  if (match !== '') {
+    if (send === undefined) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    if (match !== 'NotOlderThan') throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "NotOlderThan"`);
+  }
+  const read: ReadPlan = rv === '' ? { kind: 'most-recent' } : rv === '0' ? { kind: 'any' } : { kind: send === true ? 'not-older-than' : 'exact', revision: parseResourceVersion(rv) };
+  const initialEvents = send ?? (rv === '' || rv === '0');
+  return { initialEvents, read, initialEventsEndBookmark: send === true && opts.allowWatchBookmarks === true };
+}
+
+/**
+ * Storage read options for a plan. Not-older-than and exact wait (briefly) for this replica to
+ * reach the revision, so a follower serves what the leader just answered; past the wait the
+ * store's `RevisionTooLarge` becomes a 504 "Too large resource version".
+ */
 export async function readOptionsFor(storage: Storage, plan: ReadPlan): Promise<{ consistency: 'linearizable' | 'local'; revision?: Revision }> {
   switch (plan.kind) {
     case 'most-recent':
@@ -50,6 +107,7 @@ export async function readOptionsFor(storage: Storage, plan: ReadPlan): Promise<
       await storage.waitForRevision(plan.revision, waitForRevisionMs);
       return { consistency: 'local' };
     case 'exact':
+      await storage.waitForRevision(plan.revision, waitForRevisionMs);
       return { consistency: 'local', revision: plan.revision };
   }
 }

@@ -27,10 +27,13 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string): St
     case 'Compacted':
       return gone(`The resourceVersion for the provided request is too old: ${err.message}`);
     case 'RevisionTooLarge':
-      return new StatusError(504, 'Timeout', `Too large resource version: ${err.message}`, {
+      return new StatusError(504, 'Timeout', err.message, {
         causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
         retryAfterSeconds: 1,
       });
+    case 'Indeterminate':
+      // 504, never 503: clients take 503 to mean "not applied" and may repeat a create.
+      return new StatusError(504, 'Timeout', `the write may or may not have been applied: ${err.message}`, { retryAfterSeconds: 1 });
     case 'Unavailable':
       return unavailable(`storage is unavailable: ${err.message}`);
     case 'WatcherTooSlow':

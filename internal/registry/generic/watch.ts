@@ -1,17 +1,19 @@
-import { StorageError, type Revision, type WatchEvent } from '../../storage/storage.ts';
+import { StorageError, type Revision, type WatchEvent, type Watcher } from '../../storage/storage.ts';
 import type { KObject } from '../schema/declaration.ts';
 import { decodeKeyValue } from './codec.ts';
 import { collectionPrefix, objectKey } from './keys.ts';
-import { selectedName } from './field-selector.ts';
-import { parseFieldSelector } from './field-selector.ts';
+import { parseFieldSelector, selectedName } from './field-selector.ts';
 import { selectorPredicate, type ListQuery } from './list.ts';
-import { watchProgressIntervalMs } from './limits.ts';
-import { parseResourceVersion } from './resource-version.ts';
+import { watchDecodedChangesMax, watchProgressIntervalMs } from './limits.ts';
+import { parseResourceVersion, planWatch, type WatchPlan } from './resource-version.ts';
 import { toStatusError } from './storage-errors.ts';
-import { badRequest } from '../errors/status-error.ts';
+import { gone } from '../errors/status-error.ts';
 import type { GenericStore } from './store.ts';
 
-/** One event of an API watch stream. */
+/**
+ * One event of an API watch stream. `object` may be shared with other watchers of the same change
+ * (decoded once per event): consumers must treat it as immutable.
+ */
 export interface ApiWatchEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   readonly object: Record<string, unknown>;
@@ -20,18 +22,12 @@ export interface ApiWatchEvent {
 /** The query of a watch. */
 export interface WatchQuery extends Pick<ListQuery, 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'resourceVersionMatch'> {
   readonly allowWatchBookmarks?: boolean;
-  /** Start with ADDED events for the current objects, then a BOOKMARK marking their end. */
+  /** true: start with ADDED events for the current objects; false: none; absent: per resourceVersion. */
   readonly sendInitialEvents?: boolean;
 }
 
 /** The annotation of the BOOKMARK that ends the initial events of `sendInitialEvents`. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
-
-function checkInitialEvents(query: WatchQuery): void {
-  if (!query.sendInitialEvents) return;
-  if (query.resourceVersionMatch !== 'NotOlderThan') throw badRequest('sendInitialEvents requires resourceVersionMatch=NotOlderThan');
-  if (!query.allowWatchBookmarks) throw badRequest('sendInitialEvents requires allowWatchBookmarks=true');
-}
 
 /** A running watch: iterate `events`; `stop()` ends it (iteration then finishes). */
 export interface ApiWatch {
@@ -39,53 +35,115 @@ export interface ApiWatch {
   stop(): void;
 }
 
-function translate(store: GenericStore, ev: WatchEvent, matches: (o: KObject) => boolean, bookmarks: boolean): ApiWatchEvent | null {
-  if (ev.type === 'progress') {
-    if (!bookmarks) return null;
-    return { type: 'BOOKMARK', object: { kind: store.decl.kind, apiVersion: store.served.apiVersion, metadata: { resourceVersion: String(ev.revision) } } };
+/** The objects of one change, decoded once and shared by every watcher that receives it. */
+interface DecodedChange {
+  readonly obj: KObject;
+  /** The previous value (updates only), for selector transitions. */
+  readonly prev?: KObject;
+}
+
+// Per store (stores of one storage prefix may serve different apiVersions), keyed by key and
+// revision: with N watchers one write costs one JSON.parse, not N, whether the watchers receive
+// the change live (one shared event object) or replay it from history. Bounded, oldest out first.
+const decodedChanges = new WeakMap<GenericStore, Map<string, DecodedChange>>();
+
+function decodeChange(store: GenericStore, ev: Exclude<WatchEvent, { type: 'progress' }>): DecodedChange {
+  let cache = decodedChanges.get(store);
+  if (cache === undefined) decodedChanges.set(store, (cache = new Map()));
+  const id = `${ev.kv.modRevision}:${ev.kv.key}`;
+  let decoded = cache.get(id);
+  if (decoded === undefined) {
+    const obj = store.withType(ev.type === 'delete' ? decodeKeyValue(ev.prevKv, ev.kv.modRevision) : decodeKeyValue(ev.kv));
+    decoded = ev.type === 'update' ? { obj, prev: decodeKeyValue(ev.prevKv) } : { obj };
+    cache.set(id, decoded);
+    if (cache.size > watchDecodedChangesMax) cache.delete(cache.keys().next().value as string);
   }
-  const obj = store.withType(ev.type === 'delete' ? decodeKeyValue(ev.prevKv, ev.kv.modRevision) : decodeKeyValue(ev.kv));
+  return decoded;
+}
+
+function bookmark(store: GenericStore, rev: Revision, annotations?: Record<string, string>): ApiWatchEvent {
+  const metadata = { resourceVersion: String(rev), ...(annotations ? { annotations } : {}) };
+  return { type: 'BOOKMARK', object: { kind: store.decl.kind, apiVersion: store.served.apiVersion, metadata } };
+}
+
+function translate(store: GenericStore, ev: WatchEvent, matches: (o: KObject) => boolean, bookmarks: boolean): ApiWatchEvent | null {
+  if (ev.type === 'progress') return bookmarks ? bookmark(store, ev.revision) : null;
+  const { obj, prev } = decodeChange(store, ev);
   if (ev.type === 'create') return matches(obj) ? { type: 'ADDED', object: obj } : null;
   if (ev.type === 'delete') return matches(obj) ? { type: 'DELETED', object: obj } : null;
-  const before = matches(decodeKeyValue(ev.prevKv));
+  const before = prev !== undefined && matches(prev);
   const now = matches(obj);
   if (before && now) return { type: 'MODIFIED', object: obj };
   if (now) return { type: 'ADDED', object: obj };
   return before ? { type: 'DELETED', object: obj } : null;
 }
 
+/** The initial objects (when the plan wants them) and the revision the watch starts after. */
+async function startingPoint(store: GenericStore, namespace: string | undefined, query: WatchQuery, plan: WatchPlan): Promise<{ initial: KObject[]; after: Revision }> {
+  if (plan.initialEvents) {
+    const { labelSelector, fieldSelector } = query;
+    const read = plan.read;
+    const rv = read.kind === 'most-recent' ? {} : { resourceVersion: read.kind === 'any' ? '0' : String(read.revision), resourceVersionMatch: 'NotOlderThan' };
+    const list = await store.list(namespace, { labelSelector, fieldSelector, ...rv });
+    return { initial: list.items, after: parseResourceVersion(list.metadata.resourceVersion) };
+  }
+  switch (plan.read.kind) {
+    case 'most-recent':
+      return { initial: [], after: await store.guard('', () => store.storage.currentRevision()) };
+    case 'any':
+      return { initial: [], after: store.storage.localRevision() };
+    default:
+      // A start beyond this replica's revision is not an error: the watch waits for it.
+      return { initial: [], after: plan.read.revision };
+  }
+}
+
+/** A watch whose one event is kube-apiserver's 410 for a start older than history. */
+function tooOldWatch(store: GenericStore, after: Revision): ApiWatch {
+  const status = gone(`too old resource version: ${after} (${store.storage.compactedRevision()})`).toStatus();
+  async function* events(): AsyncGenerator<ApiWatchEvent> {
+    yield { type: 'ERROR', object: { ...status } };
+  }
+  return { events: events(), stop: () => undefined };
+}
+
 /**
- * Starts a watch of a collection. Without a resourceVersion (or with "0") it first sends the
- * current objects as ADDED events, then changes; with one, changes after it. Errors that end the
- * stream arrive as one ERROR event carrying a Status.
+ * Starts a watch of a collection per the watch table (see `planWatch`): initial ADDED events when
+ * planned, the `initial-events-end` BOOKMARK when requested, then changes. As kube-apiserver does,
+ * a start older than retained history is a 200 stream with one ERROR event (410 Expired), and
+ * errors that end the stream later arrive the same way.
  */
 export async function startWatch(store: GenericStore, namespace: string | undefined, query: WatchQuery): Promise<ApiWatch> {
   const matches = selectorPredicate(store.decl, query);
   const name = selectedName(parseFieldSelector(query.fieldSelector, store.decl));
-  checkInitialEvents(query);
-  const rv = query.resourceVersion ?? '';
-  let initial: KObject[] = [];
-  let after: Revision;
-  if (rv === '' || rv === '0' || query.sendInitialEvents) {
-    const { labelSelector, fieldSelector } = query;
-    const list = await store.list(namespace, { labelSelector, fieldSelector, ...(rv === '' ? {} : { resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' }) });
-    initial = list.items;
-    after = parseResourceVersion(list.metadata.resourceVersion);
-  } else after = parseResourceVersion(rv);
+  const plan = planWatch(query);
+  const { initial, after } = await startingPoint(store, namespace, query, plan);
   const prefix = name !== undefined && (namespace !== undefined || !store.decl.namespaced) ? objectKey(store.decl, namespace, name) : collectionPrefix(store.decl, namespace);
-  const watcher = await store.guard('', async () => store.storage.watch({ prefix, afterRevision: after, progressIntervalMs: watchProgressIntervalMs }));
+  let watcher: Watcher;
+  try {
+    watcher = store.storage.watch({ prefix, afterRevision: after, progressIntervalMs: watchProgressIntervalMs });
+  } catch (err) {
+    if (err instanceof StorageError && err.code === 'Compacted') return tooOldWatch(store, after);
+    throw toStatusError(err, store.gr, '');
+  }
   const bookmarks = query.allowWatchBookmarks === true;
   async function* events(): AsyncGenerator<ApiWatchEvent> {
     for (const obj of initial) yield { type: 'ADDED', object: obj };
-    if (query.sendInitialEvents) {
-      const metadata = { resourceVersion: String(after), annotations: { [initialEventsEndAnnotation]: 'true' } };
-      yield { type: 'BOOKMARK', object: { kind: store.decl.kind, apiVersion: store.served.apiVersion, metadata } };
-    }
+    if (plan.initialEventsEndBookmark) yield bookmark(store, after, { [initialEventsEndAnnotation]: 'true' });
     try {
+      let lastSentMs = Date.now();
       for await (const ev of watcher) {
         // An exact-key prefix also matches longer names; the selector filters them out.
         const out = translate(store, ev, matches, bookmarks);
-        if (out) yield out;
+        if (out) {
+          lastSentMs = Date.now();
+          yield out;
+        } else if (bookmarks && ev.type !== 'progress' && Date.now() - lastSentMs >= watchProgressIntervalMs) {
+          // The store counts filtered-out changes as announced and sends no progress for them, so
+          // a selective watch says here how far it got (a resume then skips those changes).
+          lastSentMs = Date.now();
+          yield bookmark(store, ev.kv.modRevision);
+        }
       }
     } catch (err) {
       if (!(err instanceof StorageError)) throw err;

@@ -16,7 +16,7 @@ export class FakeStorage implements Storage {
 
   private stateAt(rev: number): Map<string, KeyValue> {
     if (rev < this.compacted) throw new StorageError('Compacted', `revision ${rev} is compacted`);
-    if (rev > this.rev) throw new StorageError('RevisionTooLarge', `${rev}, current: ${this.rev}`);
+    if (rev > this.rev) throw new StorageError('RevisionTooLarge', `Too large resource version: ${rev}, current: ${this.rev}`);
     const state = new Map<string, KeyValue>();
     for (const h of this.history) {
       if (h.rev > rev) break;
@@ -116,7 +116,7 @@ export class FakeStorage implements Storage {
   }
 
   async waitForRevision(rev: Revision, _timeoutMs: number): Promise<void> {
-    if (rev > this.rev) throw new StorageError('RevisionTooLarge', `${rev}, current: ${this.rev}`);
+    if (rev > this.rev) throw new StorageError('RevisionTooLarge', `Too large resource version: ${rev}, current: ${this.rev}`);
   }
 
   async close(): Promise<void> {
