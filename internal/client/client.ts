@@ -202,8 +202,9 @@ export class OrchClient {
    * Opens a streaming GET (a watch) with one attempt; the watch loop owns retries. Endpoints in
    * `avoid` are used only when nothing else is available. A non-2xx answer throws ApiError
    * (410 included, so the caller can relist); a transport error ejects the endpoint and is rethrown.
+   * With `silenceTimeoutMs`, the body fails (UND_ERR_BODY_TIMEOUT) after that long without a byte.
    */
-  async openStream(path: string, query: Query, avoid: ReadonlySet<Endpoint> = new Set(), signal?: AbortSignal): Promise<OpenStream> {
+  async openStream(path: string, query: Query, avoid: ReadonlySet<Endpoint> = new Set(), signal?: AbortSignal, silenceTimeoutMs = 0): Promise<OpenStream> {
     const endpoint = this.pickFor(avoid);
     try {
       const response = await this.poolOf(endpoint).request({
@@ -211,7 +212,7 @@ export class OrchClient {
         path: requestTarget(path, query),
         headers: this.headers({}, false),
         headersTimeout: this.options.requestTimeoutMs ?? limits.requestTimeoutMs,
-        bodyTimeout: 0,
+        bodyTimeout: silenceTimeoutMs,
         ...(signal === undefined ? {} : { signal }),
       });
       if (response.statusCode >= 200 && response.statusCode < 300) {

@@ -1,11 +1,18 @@
 // A reflector and informer: lists a collection (in pages), then watches from the list's
 // resourceVersion, keeping a local cache keyed by namespace/name and calling handlers for each
 // change. After a 410 the watch relists and the cache is replaced: objects that vanished get a
-// synthesized delete, changed ones an update, new ones an add.
+// synthesized delete, changed ones an update, new ones an add. When the watch gives up (every
+// replica unreachable for its whole reconnection budget) the informer starts it again from the
+// last version it holds, after a backoff, until it is stopped: like client-go's reflector, an
+// informer outlives any outage; only answers a retry cannot fix (401, 403, 404) stop it.
+import { jitteredBackoffMs } from './backoff.ts';
 import type { OrchClient, Query } from './client.ts';
+import { UnavailableError, WatchError } from './errors.ts';
+import { retryBackoffBaseMs, retryBackoffMaxMs } from './limits.ts';
 import { listAll } from './list-pager.ts';
+import { assert } from './assert.ts';
 import { objectKey, resourceVersionOf, type KubeObject } from './objects.ts';
-import { watch, type WatchEvent } from './watch.ts';
+import { watch, type WatchEvent, type WatchStreamInfo } from './watch.ts';
 
 /** Callbacks of an informer; called synchronously, in event order, never concurrently. */
 export interface InformerHandlers<T extends KubeObject> {
@@ -21,8 +28,20 @@ export interface InformerOptions<T extends KubeObject> {
   readonly query?: Query;
   readonly allowBookmarks?: boolean;
   readonly handlers?: InformerHandlers<T>;
-  /** Called when the watch loop stops with an error it cannot recover from. */
+  /** Called when the watch loop stops with an error it cannot recover from (401, 403, 404, ...). */
   readonly onError?: (error: unknown) => void;
+  /** Called each time a watch that gave up is started again (the error it gave up with). */
+  readonly onRestart?: (error: unknown) => void;
+  /** Called with every event (RESYNC and BOOKMARK included) just before the cache applies it. */
+  readonly onEvent?: (event: WatchEvent<T>) => void;
+  /** Called each time a watch stream opens (first one, resumptions, after relists). */
+  readonly onStream?: (stream: WatchStreamInfo) => void;
+  /** Consecutive reconnection failures before the watch gives up (see `watch`). */
+  readonly reconnectAttemptsMax?: number;
+  /** Lifetime the server is asked to give each watch stream (see `WatchOptions.timeoutSeconds`). */
+  readonly timeoutSeconds?: number;
+  /** Silence after which a watch stream counts as broken (see `WatchOptions.silenceTimeoutMs`). */
+  readonly silenceTimeoutMs?: number;
 }
 
 /** Keeps a cache of one collection in sync with the server. */
@@ -37,8 +56,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     private readonly options: InformerOptions<T>,
   ) {}
 
-  /** Lists, fills the cache (calling onAdd), then starts watching; resolves once the cache is synced. */
+  /** Lists, fills the cache (calling onAdd), then starts watching; resolves once the cache is synced. Call once. */
   async start(): Promise<void> {
+    assert(this.running === undefined && !this.abort.signal.aborted, 'an informer starts once');
     const snapshot = await listAll<T>(this.client, this.options.path, {
       ...(this.options.pageSize === undefined ? {} : { pageSize: this.options.pageSize }),
       ...(this.options.query === undefined ? {} : { query: this.options.query }),
@@ -69,7 +89,26 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.lastResourceVersion;
   }
 
+  /** Watches until stopped, starting the watch again (from the last version) each time it gives up. */
   private async run(): Promise<void> {
+    for (let restarts = 0; !this.abort.signal.aborted; restarts += 1) {
+      try {
+        await this.watchOnce();
+        return;
+      } catch (error) {
+        if (!(error instanceof WatchError || error instanceof UnavailableError) || this.abort.signal.aborted) throw error;
+        this.options.onRestart?.(error);
+        const clock = this.client.clock;
+        await Promise.race([clock.sleep(jitteredBackoffMs(restarts + 1, retryBackoffBaseMs, retryBackoffMaxMs, clock.random)), this.aborted]);
+      }
+    }
+  }
+
+  /** Resolves when `stop()` is called. */
+  private readonly aborted = new Promise<void>((resolve) => this.abort.signal.addEventListener('abort', () => resolve(), { once: true }));
+
+  /** One resumable watch from the cache's version; returns when stopped, throws when it gives up. */
+  private async watchOnce(): Promise<void> {
     const events = watch<T>(this.client, {
       path: this.options.path,
       resourceVersion: this.lastResourceVersion,
@@ -77,8 +116,15 @@ export class Informer<T extends KubeObject = KubeObject> {
       signal: this.abort.signal,
       ...(this.options.pageSize === undefined ? {} : { relistPageSize: this.options.pageSize }),
       ...(this.options.query === undefined ? {} : { query: this.options.query }),
+      ...(this.options.onStream === undefined ? {} : { onStream: this.options.onStream }),
+      ...(this.options.reconnectAttemptsMax === undefined ? {} : { reconnectAttemptsMax: this.options.reconnectAttemptsMax }),
+      ...(this.options.timeoutSeconds === undefined ? {} : { timeoutSeconds: this.options.timeoutSeconds }),
+      ...(this.options.silenceTimeoutMs === undefined ? {} : { silenceTimeoutMs: this.options.silenceTimeoutMs }),
     });
-    for await (const event of events) this.apply(event);
+    for await (const event of events) {
+      this.options.onEvent?.(event);
+      this.apply(event);
+    }
   }
 
   private apply(event: WatchEvent<T>): void {

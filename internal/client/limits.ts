@@ -24,3 +24,14 @@ export const watchReconnectAttemptsMax = 30;
 export const listPagesMax = 100_000;
 /** Restarts of a chunked list after its continue token expired (410) before giving up. */
 export const listRestartsMax = 3;
+/** A watch asks the server to end each stream after a random time in [min, max] seconds (as client-go does), so no stream lives forever. */
+export const watchTimeoutSecondsMin = 300;
+/** Upper end of the random stream lifetime a watch asks for. */
+export const watchTimeoutSecondsMax = 600;
+/**
+ * A stream silent for longer than its requested lifetime plus this margin is dead (a paused or
+ * partitioned replica can neither send nor end it); the watch then resumes elsewhere.
+ */
+export const watchSilenceMarginMs = 30_000;
+/** A stream that ends cleanly after this long (or half its lifetime, if shorter) was healthy even without events. */
+export const watchStreamHealthyMs = 10_000;

@@ -50,6 +50,14 @@ export interface WatchOptions {
   readonly signal?: AbortSignal;
   readonly reconnectAttemptsMax?: number;
   /**
+   * Lifetime in seconds the server is asked to give each stream (default: random in
+   * [watchTimeoutSecondsMin, watchTimeoutSecondsMax]). A stream silent for longer than this plus
+   * `watchSilenceMarginMs` is treated as broken and the watch resumes on another endpoint.
+   */
+  readonly timeoutSeconds?: number;
+  /** Silence after which a stream counts as broken (default: the lifetime plus `watchSilenceMarginMs`). */
+  readonly silenceTimeoutMs?: number;
+  /**
    * Called each time a stream opens, before its first event: which endpoint serves it, the version
    * it starts after, and whether it follows a relist. Chaos tests record watch segments with it.
    */
@@ -85,7 +93,8 @@ export async function* watch<T extends KubeObject = KubeObject>(client: OrchClie
     if (cursor.failures > attemptsMax) throw new WatchError(`watch ${options.path}: ${attemptsMax} reconnection attempts failed`);
     if (cursor.failures > 0) await client.clock.sleep(jitteredBackoffMs(cursor.failures, limits.retryBackoffBaseMs, limits.retryBackoffMaxMs, client.clock.random));
     if (isAborted(options.signal)) return;
-    const stream = await openOrNull(client, options, cursor);
+    const lifetimeSeconds = options.timeoutSeconds ?? streamLifetimeSeconds(client.clock.random);
+    const stream = await openOrNull(client, options, cursor, lifetimeSeconds);
     if (stream === 'gone') {
       // Counted as a failure so a server that keeps answering 410 is met with backoff, not a loop.
       cursor.failures += 1;
@@ -96,6 +105,7 @@ export async function* watch<T extends KubeObject = KubeObject>(client: OrchClie
     cursor.avoid = new Set([stream.endpoint]);
     options.onStream?.({ endpoint: stream.endpoint.url, resourceVersion: cursor.resourceVersion, afterRelist: cursor.afterRelist });
     cursor.afterRelist = false;
+    const openedAtMs = client.clock.now();
     const end = yield* readStream<T>(stream, cursor, options.signal);
     if (end.kind === 'gone') {
       cursor.failures += 1;
@@ -105,22 +115,37 @@ export async function* watch<T extends KubeObject = KubeObject>(client: OrchClie
       client.reportStreamFailure(stream.endpoint);
       cursor.failures = end.delivered ? 1 : cursor.failures + 1;
     } else {
-      // A clean close (server-side timeout, shutdown) is normal; only a run of empty streams backs off.
-      cursor.failures = end.delivered ? 0 : cursor.failures + 1;
+      // A clean close is normal (the server ends each stream at the lifetime asked for, or shuts
+      // down); only a run of streams that ended early and empty backs off and counts toward giving
+      // up, so an idle but healthy collection can be watched forever.
+      const healthy = end.delivered || client.clock.now() - openedAtMs >= healthyStreamMs(lifetimeSeconds);
+      cursor.failures = healthy ? 0 : cursor.failures + 1;
     }
   }
 }
 
+/** A random stream lifetime, so that many watchers started together do not all reconnect together. */
+function streamLifetimeSeconds(random: () => number): number {
+  const span = limits.watchTimeoutSecondsMax - limits.watchTimeoutSecondsMin;
+  return limits.watchTimeoutSecondsMin + Math.floor(random() * (span + 1));
+}
+
+/** How long a stream must stay open to count as healthy when it ends cleanly without an event. */
+function healthyStreamMs(lifetimeSeconds: number): number {
+  return Math.min(lifetimeSeconds * 500, limits.watchStreamHealthyMs);
+}
+
 /** Opens the next stream; 'gone' on 410, undefined after a retryable failure (counted in the cursor). */
-async function openOrNull(client: OrchClient, options: WatchOptions, cursor: Cursor): Promise<OpenStream | 'gone' | undefined> {
+async function openOrNull(client: OrchClient, options: WatchOptions, cursor: Cursor, timeoutSeconds: number): Promise<OpenStream | 'gone' | undefined> {
   const query: Query = {
     ...options.query,
     watch: 1,
     resourceVersion: cursor.resourceVersion,
     allowWatchBookmarks: options.allowBookmarks === true ? 'true' : undefined,
+    timeoutSeconds,
   };
   try {
-    return await client.openStream(options.path, query, cursor.avoid, options.signal);
+    return await client.openStream(options.path, query, cursor.avoid, options.signal, options.silenceTimeoutMs ?? timeoutSeconds * 1000 + limits.watchSilenceMarginMs);
   } catch (error) {
     if (isAbortError(error)) return undefined;
     if (error instanceof ApiError) {

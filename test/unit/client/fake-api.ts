@@ -56,6 +56,8 @@ export interface Faults {
   bookmarkAfterReplay?: boolean;
   /** The version that bookmark carries (default: the store's current one). */
   bookmarkRv?: string;
+  /** Watch streams answer 200 and then send nothing (a paused or partitioned replica). */
+  silentWatch?: boolean;
   /** Close each watch stream after sending this many events. */
   closeWatchAfterEvents?: number;
 }
@@ -162,6 +164,14 @@ export class FakeReplica {
     const from = Number(url.searchParams.get('resourceVersion') ?? '0');
     if (from < this.store.compactedRv && this.faults.goneAsErrorEvent !== true) return send(res, 410, status(410, 'Expired'));
     res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    // A real server answers a watch at once, even before its first event.
+    res.flushHeaders();
+    if (this.faults.silentWatch === true) return;
+    const lifetimeSeconds = Number(url.searchParams.get('timeoutSeconds') ?? '0');
+    if (lifetimeSeconds > 0) {
+      const timer = setTimeout(() => res.end(), lifetimeSeconds * 1000);
+      res.on('close', () => clearTimeout(timer));
+    }
     if (from < this.store.compactedRv) {
       res.end(JSON.stringify({ type: 'ERROR', object: status(410, 'Expired') }) + '\n');
       return;

@@ -73,3 +73,53 @@ test('after a 410 the informer relists with replace semantics and synthesizes de
     await cluster.stop();
   }
 });
+
+test('an informer whose watch gave up starts it again from its last version and catches up', async () => {
+  const cluster = await startFakeCluster(1);
+  const replica = cluster.replicas[0]!;
+  const client = new OrchClient({ servers: [replica.url], clock: fastClock });
+  const restarts: unknown[] = [];
+  const errors: unknown[] = [];
+  const streams: (string | undefined)[] = [];
+  const informer = new Informer(client, {
+    path: '/things', reconnectAttemptsMax: 2,
+    onRestart: (e) => restarts.push(e), onError: (e) => errors.push(e), onStream: (s) => streams.push(s.resourceVersion),
+  });
+  try {
+    for (const n of ['a', 'b']) cluster.store.write('ADDED', { metadata: { name: n } });
+    await informer.start();
+    await eventually(() => streams.length === 1, 'first stream');
+    replica.faults = { status: 500 };
+    replica.dropConnections();
+    await eventually(() => restarts.length >= 2, 'the watch gave up and was started again');
+    replica.faults = {};
+    cluster.store.write('ADDED', { metadata: { name: 'c' } });
+    await eventually(() => informer.resourceVersion === '3', 'caught up');
+    assert.deepEqual(informer.list().map(name), ['a', 'b', 'c']);
+    assert.ok(streams.every((rv) => rv === '2'), `every stream resumed from the last version: ${streams.join(',')}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await informer.stop();
+    await client.close();
+    await cluster.stop();
+  }
+});
+
+test('an informer stops and reports an error a retry cannot fix', async () => {
+  const cluster = await startFakeCluster(1);
+  const replica = cluster.replicas[0]!;
+  const client = new OrchClient({ servers: [replica.url], clock: fastClock });
+  const errors: unknown[] = [];
+  const informer = new Informer(client, { path: '/things', onError: (e) => errors.push(e) });
+  try {
+    await informer.start();
+    replica.faults = { status: 403 };
+    replica.dropConnections();
+    await eventually(() => errors.length === 1, 'the error was reported');
+    assert.equal((errors[0] as { status?: number }).status, 403);
+  } finally {
+    await informer.stop();
+    await client.close();
+    await cluster.stop();
+  }
+});

@@ -122,3 +122,37 @@ test('a watch gives up with WatchError after its reconnection budget when no end
     await client.close();
   }
 });
+
+test('a watch stream silent past its lifetime counts as broken and the watch resumes elsewhere', async () => {
+  await withWatch(2, async ({ store, replicas }, client, abort) => {
+    replicas[0]!.faults = { silentWatch: true };
+    store.write('ADDED', { metadata: { name: 'a' } });
+    const streams: string[] = [];
+    const events = watch(client, { path: '/things', resourceVersion: '0', signal: abort.signal, timeoutSeconds: 7, silenceTimeoutMs: 200, onStream: (s) => streams.push(s.endpoint) });
+    const seen = await collect(events, (s) => s.length === 1);
+    assert.deepEqual(rvs(seen), ['1']);
+    assert.deepEqual(streams, [replicas[0]!.url, replicas[1]!.url]);
+    const query = new URL(replicas[0]!.requests.find((q) => q.url.includes('watch=1'))!.url, 'http://x').searchParams;
+    assert.equal(query.get('timeoutSeconds'), '7');
+  });
+});
+
+test('a watch asks the server for a stream lifetime between 5 and 10 minutes by default', async () => {
+  await withWatch(1, async ({ store, replicas }, client, abort) => {
+    store.write('ADDED', { metadata: { name: 'a' } });
+    await collect(watch(client, { path: '/things', resourceVersion: '0', signal: abort.signal }), (s) => s.length === 1);
+    const lifetime = Number(new URL(replicas[0]!.requests.find((q) => q.url.includes('watch=1'))!.url, 'http://x').searchParams.get('timeoutSeconds'));
+    assert.ok(lifetime >= 300 && lifetime <= 600, `timeoutSeconds=${lifetime}`);
+  });
+});
+
+test('streams the server ends at their lifetime without events do not count toward giving up', async () => {
+  await withWatch(1, async ({ store }, client, abort) => {
+    const streams: string[] = [];
+    const events = watch(client, { path: '/things', resourceVersion: '0', signal: abort.signal, timeoutSeconds: 1, reconnectAttemptsMax: 1, onStream: (s) => streams.push(s.endpoint) });
+    setTimeout(() => store.write('ADDED', { metadata: { name: 'late' } }), 3_500);
+    const seen = await collect(events, (s) => s.length === 1);
+    assert.deepEqual(rvs(seen), ['1']);
+    assert.ok(streams.length >= 3, `idle streams ended and were reopened: ${streams.length}`);
+  });
+});
