@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { Storage } from '../storage/storage.ts';
 import { GenericStore } from '../registry/generic/store.ts';
-import { ResourceRegistry } from '../registry/resource-registry.ts';
+import { ResourceRegistry, type ServedResource } from '../registry/resource-registry.ts';
 import { StatusError } from '../registry/errors/status-error.ts';
 import type { HealthCheck } from './health.ts';
 import { bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, shutdownGraceMs } from './limits.ts';
@@ -33,6 +33,10 @@ export interface ApiServerOptions {
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
 export interface ApiServer {
   readonly port: number;
+  /** The resources served (controllers act on the same ones). */
+  readonly registry: ResourceRegistry;
+  /** The generic store of every served resource, shared with the controllers. */
+  readonly stores: ReadonlyMap<ServedResource, GenericStore>;
   /** Starts a graceful shutdown: /readyz fails from now on while requests are still served. */
   beginShutdown(): void;
   close(): Promise<void>;
@@ -139,6 +143,8 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   }
   return {
     port,
+    registry,
+    stores,
     beginShutdown() {
       shuttingDown = true;
     },

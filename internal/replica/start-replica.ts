@@ -1,6 +1,8 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { RaftNode } from '../../raft/node.ts';
 import { createApiServer, type ApiServer } from '../apiserver/index.ts';
+import { createControllers } from '../controllers/controllers.ts';
+import { ControllerManager } from '../controllers/manager.ts';
 import { ensureClusterPki } from '../certificates/index.ts';
 import { openRaftStorage } from '../storage/raft-storage.ts';
 import { StorageError } from '../storage/storage.ts';
@@ -42,7 +44,8 @@ export interface Replica {
 
 /**
  * Starts one replica: the store's state machine, the Raft node applying to it over mutual TLS,
- * the replicated Storage, and the HTTPS API with health checks and gauges.
+ * the replicated Storage, the HTTPS API with health checks and gauges, and the controllers
+ * (running while this replica leads).
  */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const pki = await ensureClusterPki(options.pkiDir, [options.name]);
@@ -85,11 +88,20 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     await closeStore();
     throw error;
   }
+  // Controllers act through the API's own stores, on the Raft leader only.
+  const controllers = new ControllerManager({
+    controllers: createControllers({ registry: api.registry, stores: api.stores, log: options.log }),
+    isLeader: () => raft.isLeader(),
+    log: options.log,
+    metricsRegistry,
+  });
+  controllers.start();
   return {
     raft,
     storage,
     api,
     async stop() {
+      await controllers.stop();
       await api.close();
       await raft.stop({ handOffMs: leadershipHandOffMs });
       await closeStore();

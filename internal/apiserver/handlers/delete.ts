@@ -1,8 +1,9 @@
-import { badRequest } from '../../registry/errors/status-error.ts';
-import { deleteNamespace } from '../../registry/core/namespace-deletion.ts';
+import { badRequest, StatusError } from '../../registry/errors/status-error.ts';
+import { deleteNamespace, type NamespaceStores } from '../../registry/core/namespace-deletion.ts';
 import type { DeleteOptions } from '../../registry/generic/store.ts';
 import { decodeJson, decodeYaml, readBody } from '../body.ts';
 import { mediaType } from '../negotiation.ts';
+import { protectedNamespaces } from './namespace-lifecycle.ts';
 import { sendList, sendObject } from './read.ts';
 import { dryRunOf, intParam, type RequestContext } from './request-context.ts';
 
@@ -49,7 +50,7 @@ async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
   };
 }
 
-/** DELETE of one object: 200 when removed, 202 when it waits for finalizers (or a namespace for its objects). */
+/** DELETE of one object: 200 when removed, 202 when it waits for finalizers; a namespace answers 200 Terminating. */
 export async function handleDelete(ctx: RequestContext): Promise<void> {
   const opts = await deleteOptions(ctx);
   const name = ctx.info.name ?? '';
@@ -63,9 +64,27 @@ export async function handleDelete(ctx: RequestContext): Promise<void> {
   sendObject(ctx, pending ? 202 : 200, obj);
 }
 
+/** DELETE of a collection of namespaces: each becomes Terminating (protected ones are skipped). */
+async function deleteNamespaceCollection(ctx: RequestContext, stores: NamespaceStores, opts: DeleteOptions): Promise<void> {
+  const q = ctx.query;
+  const list = await stores.namespaces.list(undefined, { labelSelector: q.get('labelSelector') ?? '', fieldSelector: q.get('fieldSelector') ?? '' });
+  const items = [];
+  for (const ns of list.items) {
+    const name = ns.metadata.name ?? '';
+    if (protectedNamespaces.has(name)) continue;
+    try {
+      items.push(await deleteNamespace(stores, name, opts));
+    } catch (err) {
+      if (!(err instanceof StatusError && err.code === 404)) throw err;
+    }
+  }
+  sendList(ctx, { ...list, items });
+}
+
 /** DELETE of a collection, by label and field selectors. */
 export async function handleDeleteCollection(ctx: RequestContext): Promise<void> {
   const opts = await deleteOptions(ctx);
+  if (ctx.namespaceStores && ctx.served.group === '' && ctx.served.decl.plural === 'namespaces') return deleteNamespaceCollection(ctx, ctx.namespaceStores, opts);
   const q = ctx.query;
   const list = await ctx.store.deleteCollection(ctx.info.namespace, { labelSelector: q.get('labelSelector') ?? '', fieldSelector: q.get('fieldSelector') ?? '' }, opts);
   sendList(ctx, list);

@@ -1,5 +1,6 @@
 import { StatusError } from '../../registry/errors/status-error.ts';
 import { handleDelete, handleDeleteCollection } from './delete.ts';
+import { handleFinalize } from './namespace-finalize.ts';
 import { handlePatch } from './patch.ts';
 import { handleGet, handleList } from './read.ts';
 import type { RequestContext } from './request-context.ts';
@@ -24,6 +25,10 @@ async function dispatchSubresource(ctx: RequestContext, sub: string): Promise<vo
     if (verb === 'get') return handleGet(ctx);
     if (verb === 'update') return handleUpdate(ctx);
     if (verb === 'patch') return handlePatch(ctx);
+    throw methodNotAllowed();
+  }
+  if (sub === 'finalize' && subs.finalize) {
+    if (verb === 'update') return handleFinalize(ctx);
     throw methodNotAllowed();
   }
   if (sub === 'scale' && subs.scale) {

@@ -1,5 +1,8 @@
 import type { KObject } from '../schema/declaration.ts';
-import { StatusError } from '../errors/status-error.ts';
+import { conflict, CONFLICT_MODIFIED, notFound } from '../errors/status-error.ts';
+import { decodeKeyValue, encodeObject } from '../generic/codec.ts';
+import { objectKey } from '../generic/keys.ts';
+import { nowTimestamp } from '../generic/object-lifecycle.ts';
 import type { DeleteOptions, GenericStore } from '../generic/store.ts';
 
 /** The stores a namespace deletion works across: the namespaces store and every namespaced one. */
@@ -8,37 +11,100 @@ export interface NamespaceStores {
   readonly namespaced: readonly GenericStore[];
 }
 
-/** Deletes every object of the namespace (those with finalizers are only marked). Returns how many remain. */
-async function purge(stores: NamespaceStores, name: string): Promise<number> {
-  let remaining = 0;
-  for (const store of stores.namespaced) {
-    const deleted = await store.deleteCollection(name, {}, {});
-    remaining += deleted.items.filter((o) => (o.metadata.finalizers ?? []).length > 0).length;
-  }
-  return remaining;
+/** The spec finalizer every namespace gets on create: the namespace controller removes it once the namespace is empty. */
+export const kubernetesFinalizer = 'kubernetes';
+
+/** The namespace's spec.finalizers (empty when absent or malformed). */
+export function specFinalizers(ns: KObject): string[] {
+  const value = (ns.spec as { finalizers?: unknown } | undefined)?.finalizers;
+  return Array.isArray(value) ? value.filter((f): f is string => typeof f === 'string') : [];
+}
+
+/** Whether a namespace is terminating (deletionTimestamp set). */
+export function isTerminating(ns: KObject): boolean {
+  return ns.metadata.deletionTimestamp !== undefined;
+}
+
+/** Whether a terminating namespace may leave storage: no spec finalizer and no metadata finalizer remains. */
+export function readyToRemove(ns: KObject): boolean {
+  return isTerminating(ns) && specFinalizers(ns).length === 0 && (ns.metadata.finalizers ?? []).length === 0;
+}
+
+/** What a namespace write did: the object as last stored, and whether that write removed it. */
+export interface NamespaceWrite {
+  readonly object: KObject;
+  readonly removed: boolean;
 }
 
 /**
- * Deletes a namespace the way the API promises: it turns Terminating at once (so it takes no new
- * objects), its objects are deleted, and the namespace itself goes when none remain. Objects held
- * by finalizers keep it Terminating; deleting it again resumes the purge. Returns the namespace
- * as last seen (Terminating, or as deleted).
+ * Read-modify-write of one namespace bypassing the update strategy (which keeps spec.finalizers
+ * and status): `mutate` edits a fresh copy; when the result is ready to remove (and `removeWhenReady`
+ * is not false) it is deleted; an unchanged result is not written. One attempt: a lost race is a
+ * 409 (callers are level-triggered and retry). 404 when the namespace is gone.
+ */
+export async function rewriteNamespace(store: GenericStore, name: string, mutate: (ns: KObject) => void, removeWhenReady = true): Promise<NamespaceWrite> {
+  return store.guard(name, async () => {
+    const key = objectKey(store.decl, undefined, name);
+    const current = await store.storage.get(key);
+    if (!current) throw notFound(store.gr, name);
+    const ns = store.withType(decodeKeyValue(current));
+    const before = JSON.stringify(ns);
+    mutate(ns);
+    if (removeWhenReady && readyToRemove(ns)) {
+      const kv = await store.storage.delete(key, { expectedRevision: current.modRevision });
+      return { object: store.withType(decodeKeyValue(kv)), removed: true };
+    }
+    if (JSON.stringify(ns) === before) return { object: ns, removed: false };
+    const kv = await store.storage.update(key, encodeObject(ns), { expectedRevision: current.modRevision });
+    return { object: store.withType(decodeKeyValue(kv)), removed: false };
+  });
+}
+
+/**
+ * Sets a namespace's spec.finalizers (the `/finalize` sub-resource, and the namespace controller
+ * removing `kubernetes`); a terminating namespace left with no finalizers is removed. With
+ * `resourceVersion`, 409 unless the namespace is still at that version.
+ */
+export async function finalizeNamespace(store: GenericStore, name: string, finalizers: (current: readonly string[]) => string[], resourceVersion?: string): Promise<NamespaceWrite> {
+  return rewriteNamespace(store, name, (ns) => {
+    if (resourceVersion !== undefined && resourceVersion !== ns.metadata.resourceVersion) throw conflict(store.gr, name, CONFLICT_MODIFIED);
+    const next = finalizers(specFinalizers(ns));
+    ns.spec = { ...(ns.spec as object | undefined), finalizers: next };
+  });
+}
+
+function checkPreconditions(store: GenericStore, ns: KObject, opts: DeleteOptions): void {
+  const p = opts.preconditions;
+  const name = ns.metadata.name ?? '';
+  if (p?.uid !== undefined && p.uid !== ns.metadata.uid) {
+    throw conflict(store.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${ns.metadata.uid ?? ''}`);
+  }
+  if (p?.resourceVersion !== undefined && p.resourceVersion !== ns.metadata.resourceVersion) {
+    throw conflict(store.gr, name, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${ns.metadata.resourceVersion ?? ''}`);
+  }
+}
+
+function markTerminating(ns: KObject): void {
+  ns.metadata.deletionTimestamp ??= nowTimestamp();
+  ns.metadata.deletionGracePeriodSeconds ??= 0;
+  ns.status = { ...(ns.status as object | undefined), phase: 'Terminating' };
+}
+
+/**
+ * DELETE of a namespace as Kubernetes does it: the first delete only makes it Terminating
+ * (deletionTimestamp, status.phase) so it takes no new objects; the namespace controller empties
+ * it and removes the `kubernetes` finalizer, which removes it. A delete of a terminating
+ * namespace whose finalizers are all gone removes it at once. Returns the namespace as stored.
  */
 export async function deleteNamespace(stores: NamespaceStores, name: string, opts: DeleteOptions): Promise<KObject> {
-  const ns = await stores.namespaces.get(undefined, name);
-  if (opts.preconditions?.uid && opts.preconditions.uid !== ns.metadata.uid) return stores.namespaces.delete(undefined, name, opts);
-  if (opts.dryRun) return ns;
-  let terminating = ns;
-  if ((ns.status as { phase?: string } | undefined)?.phase !== 'Terminating' || ns.metadata.deletionTimestamp === undefined) {
-    terminating = await stores.namespaces.markForDeletion(undefined, name, (current) => {
-      current.status = { ...(current.status as object), phase: 'Terminating' };
-    });
+  const store = stores.namespaces;
+  const ns = await store.get(undefined, name);
+  checkPreconditions(store, ns, opts);
+  if (opts.dryRun) {
+    markTerminating(ns);
+    return ns;
   }
-  if ((await purge(stores, name)) > 0) return terminating;
-  try {
-    return await stores.namespaces.delete(undefined, name, {});
-  } catch (err) {
-    if (err instanceof StatusError && err.code === 404) return terminating;
-    throw err;
-  }
+  if (isTerminating(ns) && !readyToRemove(ns)) return ns;
+  // The first delete never removes: the controller empties the namespace before it goes.
+  return (await rewriteNamespace(store, name, markTerminating, isTerminating(ns))).object;
 }

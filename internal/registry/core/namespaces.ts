@@ -1,8 +1,12 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { atomicList, conditionList, obj, str } from '../schema/field-schema.ts';
+import { kubernetesFinalizer, specFinalizers } from './namespace-deletion.ts';
 import { ageColumn, nameColumn, text } from '../schema/printers.ts';
 
-/** Namespaces (core/v1): cluster-scoped, label-rule names, status.phase Active from creation. */
+/**
+ * Namespaces (core/v1): cluster-scoped, label-rule names, status.phase Active and spec.finalizers
+ * ["kubernetes"] from creation, so that deleting one first empties it (the namespace controller).
+ */
 export const namespaces: ResourceDeclaration = {
   group: '',
   version: 'v1',
@@ -17,11 +21,25 @@ export const namespaces: ResourceDeclaration = {
     spec: obj({ finalizers: atomicList(str()) }),
     status: obj({ phase: str('Active or Terminating.'), conditions: conditionList(obj({ type: str(), status: str(), reason: str(), message: str(), lastTransitionTime: str() })) }),
   },
-  subresources: { status: true },
+  subresources: { status: true, finalize: true },
   printerColumns: [nameColumn, { name: 'Status', type: 'string', description: 'The phase of the namespace.', cell: (o) => text(o, 'status.phase') }, ageColumn],
   strategy: {
     prepareForCreate(o: KObject) {
       o.status = { phase: 'Active' };
+      // As Kubernetes: the namespace controller must empty a namespace before it can go.
+      const finalizers = specFinalizers(o);
+      if (!finalizers.includes(kubernetesFinalizer)) finalizers.push(kubernetesFinalizer);
+      o.spec = { ...(o.spec as object | undefined), finalizers };
+    },
+    prepareForUpdate(o: KObject, old: KObject) {
+      // spec.finalizers change only through the finalize sub-resource.
+      const kept = (old.spec as { finalizers?: unknown } | undefined)?.finalizers;
+      const spec = o.spec as Record<string, unknown> | undefined;
+      if (kept === undefined) delete spec?.finalizers;
+      else o.spec = { ...spec, finalizers: kept };
+    },
+    removableAfterUpdate(o: KObject) {
+      return specFinalizers(o).length === 0;
     },
     applyDefaults(o: KObject) {
       const labels = (o.metadata.labels ??= {});

@@ -210,7 +210,7 @@ export class GenericStore {
     const sameOwners = stableStringify(next.metadata.managedFields ?? []) === stableStringify(old.metadata.managedFields ?? []);
     if (sameContent(next, old) && sameOwners) return { object: old, warnings, created: false };
     const key = current.key;
-    const finished = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0;
+    const finished = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0 && (this.decl.strategy.removableAfterUpdate?.(next) ?? true);
     if (opts.dryRun) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }, warnings, created: false };
     if (finished) {
       const kv = await this.storage.delete(key, { expectedRevision: current.modRevision });

@@ -52,12 +52,19 @@ export interface Strategy {
   warnings?(obj: KObject, old?: KObject): string[];
   /** Whether PUT of a missing object creates it. */
   readonly allowCreateOnUpdate?: boolean;
+  /**
+   * Whether an update that leaves a terminating object without metadata.finalizers may remove it
+   * (absent: yes). Namespaces also wait for their spec.finalizers.
+   */
+  removableAfterUpdate?(obj: KObject): boolean;
 }
 
 /** The sub-resources a resource may have. */
 export interface Subresources {
   /** `status`: writes through it change only `.status`; main writes keep the stored status. */
   readonly status?: boolean;
+  /** `finalize` (namespaces): PUT replaces only spec.finalizers. */
+  readonly finalize?: boolean;
   /** `scale`: an autoscaling/v1 Scale view of `specReplicasPath`. */
   readonly scale?: { readonly selectorFrom: 'spec.selector' };
 }

@@ -1,5 +1,6 @@
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { createNamespaceController } from '../../../internal/controllers/namespace-controller.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 let s: TestServer;
@@ -169,7 +170,27 @@ test('an immutable configmap rejects data changes but may be deleted', async () 
   assert.equal((await s.client.call('DELETE', '/api/v1/namespaces/default/configmaps/frozen')).status, 200);
 });
 
-test('deleting a namespace deletes its objects; finalizers keep it Terminating, and it takes no new objects', async () => {
+/** Polls `check` until true (a liveness bound, not a performance claim). */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Runs a namespace controller against the test server's stores until the test ends. */
+function runNamespaceController(t: TestContext): void {
+  const abort = new AbortController();
+  const controller = createNamespaceController({ registry: s.server.registry, stores: s.server.stores, log: () => undefined }, { resyncIntervalMs: 50, busyResyncIntervalMs: 20 });
+  const running = controller.run(abort.signal);
+  t.after(async () => {
+    abort.abort();
+    await running;
+  });
+}
+
+test('deleting a namespace makes it Terminating; the namespace controller deletes its objects, finalizers keep it, and it takes no new objects', async (t) => {
   const ns = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   await s.client.call('POST', '/api/v1/namespaces', { body: ns('doomed') });
   await s.client.call('POST', '/api/v1/namespaces/doomed/configmaps', { body: cm('a') });
@@ -177,7 +198,10 @@ test('deleting a namespace deletes its objects; finalizers keep it Terminating, 
   await s.client.call('POST', '/api/v1/namespaces/default/configmaps', { body: cm('survivor') });
   const del = await s.client.call('DELETE', '/api/v1/namespaces/doomed');
   assert.equal(del.status, 200, del.text);
-  assert.equal((await s.client.call('GET', '/api/v1/namespaces/doomed')).status, 404);
+  assert.equal(((del.json as Obj).status as { phase: string }).phase, 'Terminating');
+  assert.notEqual((del.json as Obj).metadata.deletionTimestamp, undefined);
+  runNamespaceController(t);
+  await until('namespace doomed removed', async () => (await s.client.call('GET', '/api/v1/namespaces/doomed')).status === 404);
   assert.deepEqual(((await s.client.call('GET', '/api/v1/namespaces/doomed/configmaps')).json as { items: unknown[] }).items, []);
   assert.equal((await s.client.call('GET', '/api/v1/namespaces/default/configmaps/survivor')).status, 200);
 
@@ -187,7 +211,24 @@ test('deleting a namespace deletes its objects; finalizers keep it Terminating, 
   assert.equal(((held.json as Obj).status as { phase: string }).phase, 'Terminating');
   const refused = await s.client.call('POST', '/api/v1/namespaces/held/configmaps', { body: cm('late') });
   assert.equal(refused.status, 403);
+  await until('pinned terminating', async () => ((await s.client.call('GET', '/api/v1/namespaces/held/configmaps/pinned')).json as Obj).metadata.deletionTimestamp !== undefined);
+  assert.equal((await s.client.call('GET', '/api/v1/namespaces/held')).status, 200);
   await s.client.call('PATCH', '/api/v1/namespaces/held/configmaps/pinned', { body: { metadata: { finalizers: null } }, contentType: 'application/merge-patch+json' });
-  assert.equal((await s.client.call('DELETE', '/api/v1/namespaces/held')).status, 200);
-  assert.equal((await s.client.call('GET', '/api/v1/namespaces/held')).status, 404);
+  await until('namespace held removed', async () => (await s.client.call('GET', '/api/v1/namespaces/held')).status === 404);
+});
+
+test('PUT of namespaces/{name}/finalize replaces only spec.finalizers, and lets a terminating namespace go', async () => {
+  await s.client.call('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'manual' } } });
+  await s.client.call('POST', '/api/v1/namespaces/manual/configmaps', { body: cm('left-behind') });
+  const created = (await s.client.call('GET', '/api/v1/namespaces/manual')).json as Obj;
+  assert.deepEqual(created.spec, { finalizers: ['kubernetes'] });
+  const put = await s.client.call('PUT', '/api/v1/namespaces/manual', { body: { ...created, spec: { finalizers: [] } } });
+  assert.deepEqual((put.json as Obj).spec, { finalizers: ['kubernetes'] }, 'an ordinary update keeps spec.finalizers');
+  const stale = await s.client.call('PUT', '/api/v1/namespaces/manual/finalize', { body: { ...created, metadata: { ...created.metadata, resourceVersion: '1' }, spec: { finalizers: [] } } });
+  assert.equal(stale.status, 409);
+  assert.equal((await s.client.call('DELETE', '/api/v1/namespaces/manual')).status, 200);
+  const current = (await s.client.call('GET', '/api/v1/namespaces/manual')).json as Obj;
+  const fin = await s.client.call('PUT', '/api/v1/namespaces/manual/finalize', { body: { ...current, spec: { finalizers: [] } } });
+  assert.equal(fin.status, 200, fin.text);
+  assert.equal((await s.client.call('GET', '/api/v1/namespaces/manual')).status, 404);
 });

@@ -1,0 +1,20 @@
+import type { GenericStore } from '../registry/generic/store.ts';
+import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
+
+/**
+ * A control loop. The controller manager runs every controller on the Raft leader only: `run` is
+ * called when this replica becomes leader and must return soon after `signal` aborts (leadership
+ * lost or the replica stopping). Work must be idempotent and level-triggered: a new leader starts
+ * from what the store holds, not from what the previous leader remembered.
+ */
+export interface Controller {
+  readonly name: string;
+  run(signal: AbortSignal): Promise<void>;
+}
+
+/** What controllers act through: the same generic stores the API serves (no HTTP in between). */
+export interface ControllerDeps {
+  readonly registry: ResourceRegistry;
+  readonly stores: ReadonlyMap<ServedResource, GenericStore>;
+  readonly log: (message: string, err?: unknown) => void;
+}

@@ -1,0 +1,7 @@
+import type { Controller, ControllerDeps } from './controller.ts';
+import { createNamespaceController } from './namespace-controller.ts';
+
+/** Every controller a replica runs while it leads: the one list to add a controller to. */
+export function createControllers(deps: ControllerDeps): Controller[] {
+  return [createNamespaceController(deps)];
+}

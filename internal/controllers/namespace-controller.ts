@@ -1,0 +1,154 @@
+import { finalizeNamespace, isTerminating, kubernetesFinalizer, rewriteNamespace } from '../registry/core/namespace-deletion.ts';
+import { StatusError } from '../registry/errors/status-error.ts';
+import type { GenericStore } from '../registry/generic/store.ts';
+import { startWatch, type ApiWatch } from '../registry/generic/watch.ts';
+import type { KObject } from '../registry/schema/declaration.ts';
+import type { Controller, ControllerDeps } from './controller.ts';
+import { applyConditions, conditionsFor } from './namespace-conditions.ts';
+import { deleteNamespaceContent, isEmpty } from './namespace-content.ts';
+import { namespaceBusyResyncMs, namespaceResyncMs } from './limits.ts';
+
+/** Tuning of the namespace controller (tests shorten the periods). */
+export interface NamespaceControllerOptions {
+  readonly resyncIntervalMs?: number;
+  readonly busyResyncIntervalMs?: number;
+}
+
+/** The name the namespace controller runs under (metrics, logs). */
+export const namespaceControllerName = 'namespace';
+
+/** A wake-up flag: `fire` ends the current (or next) `wait` early. */
+class Wakeup {
+  private fired = false;
+  private resolve: (() => void) | undefined;
+
+  fire(): void {
+    this.fired = true;
+    this.resolve?.();
+  }
+
+  async wait(ms: number): Promise<void> {
+    if (!this.fired) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.resolve = resolve;
+        timer = setTimeout(resolve, ms);
+      });
+      clearTimeout(timer);
+      this.resolve = undefined;
+    }
+    this.fired = false;
+  }
+}
+
+function notFound(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 404;
+}
+
+function conflict(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 409;
+}
+
+/**
+ * Finishes the deletion of one terminating namespace as far as it can now: deletes its content,
+ * records the deletion conditions, and once empty removes the `kubernetes` finalizer (which
+ * removes the namespace when no other finalizer remains). Returns true when nothing is left for
+ * this controller to do.
+ */
+async function reconcile(deps: ControllerDeps, nsStore: GenericStore, namespaced: readonly GenericStore[], ns: KObject, signal: AbortSignal): Promise<boolean> {
+  const name = ns.metadata.name ?? '';
+  const summary = await deleteNamespaceContent(namespaced, name, signal);
+  if (signal.aborted) return false;
+  for (const [gr, err] of summary.failures) deps.log(`namespace ${name}: deleting ${gr} failed`, err);
+  try {
+    await rewriteNamespace(nsStore, name, (current) => applyConditions(current, conditionsFor(summary)), false);
+    if (!isEmpty(summary)) return false;
+    await finalizeNamespace(nsStore, name, (finalizers) => finalizers.filter((f) => f !== kubernetesFinalizer));
+    return true;
+  } catch (err) {
+    if (notFound(err)) return true;
+    if (conflict(err)) return false;
+    throw err;
+  }
+}
+
+/** Reconciles every terminating namespace of one list; returns true when some still wait. */
+async function pass(deps: ControllerDeps, nsStore: GenericStore, namespaced: readonly GenericStore[], items: readonly KObject[], signal: AbortSignal): Promise<boolean> {
+  let waiting = false;
+  for (const ns of items) {
+    if (signal.aborted) return waiting;
+    if (!isTerminating(ns)) continue;
+    try {
+      if (!(await reconcile(deps, nsStore, namespaced, ns, signal))) waiting = true;
+    } catch (err) {
+      deps.log(`namespace ${ns.metadata.name ?? ''}: deletion pass failed`, err);
+      waiting = true;
+    }
+  }
+  return waiting;
+}
+
+/** Feeds namespace watch events into `wake` until the watch ends, then calls `ended`. */
+function follow(watch: ApiWatch, wake: Wakeup, ended: () => void): void {
+  void (async () => {
+    try {
+      for await (const event of watch.events) {
+        if (event.type !== 'BOOKMARK') wake.fire();
+      }
+    } catch {
+      // The watch broke (compaction, store closing): the next pass lists again and re-watches.
+    } finally {
+      // No wake-up here: a watch failing at once must not spin the loop; the resync re-watches.
+      ended();
+    }
+  })();
+}
+
+/**
+ * The namespace controller: level-triggered (a list of namespaces, a watch that wakes it early,
+ * and a periodic resync, faster while a namespace still waits for its content's finalizers).
+ * For each terminating namespace it deletes the namespace's objects, sets the deletion
+ * conditions, then removes the `kubernetes` spec finalizer so the namespace can go.
+ */
+export function createNamespaceController(deps: ControllerDeps, options: NamespaceControllerOptions = {}): Controller {
+  const resyncMs = options.resyncIntervalMs ?? namespaceResyncMs;
+  const busyMs = options.busyResyncIntervalMs ?? namespaceBusyResyncMs;
+  return {
+    name: namespaceControllerName,
+    async run(signal) {
+      const served = deps.registry.find('', 'v1', 'namespaces');
+      const nsStore = served && deps.stores.get(served);
+      if (!nsStore) throw new Error('assert: no namespaces store');
+      const namespaced = [...deps.stores].filter(([r]) => r.decl.namespaced).map(([, s]) => s);
+      const wake = new Wakeup();
+      let watch: ApiWatch | undefined;
+      const onAbort = (): void => {
+        watch?.stop();
+        wake.fire();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        while (!signal.aborted) {
+          let waiting = true;
+          try {
+            const list = await nsStore.list(undefined, {});
+            if (watch === undefined && !signal.aborted) {
+              const started = await startWatch(nsStore, undefined, { resourceVersion: list.metadata.resourceVersion });
+              watch = started;
+              follow(started, wake, () => {
+                if (watch === started) watch = undefined;
+              });
+            }
+            waiting = await pass(deps, nsStore, namespaced, list.items, signal);
+          } catch (err) {
+            if (!signal.aborted) deps.log('namespace controller: list or watch failed', err);
+          }
+          if (!signal.aborted) await wake.wait(waiting ? busyMs : resyncMs);
+        }
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+        watch?.stop();
+      }
+    },
+  };
+}
