@@ -1,7 +1,8 @@
 import type { Controller, ControllerDeps } from './controller.ts';
+import { createGarbageCollector } from './garbage-collector/garbage-collector.ts';
 import { createNamespaceController } from './namespace-controller.ts';
 
 /** Every controller a replica runs while it leads: the one list to add a controller to. */
 export function createControllers(deps: ControllerDeps): Controller[] {
-  return [createNamespaceController(deps)];
+  return [createNamespaceController(deps), createGarbageCollector(deps)];
 }

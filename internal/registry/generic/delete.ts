@@ -1,7 +1,10 @@
+import type { KeyValue } from '../../storage/storage.ts';
+import { StorageError } from '../../storage/storage.ts';
 import type { KObject } from '../schema/declaration.ts';
-import { badRequest, conflict, notFound } from '../errors/status-error.ts';
+import { badRequest, conflict, invalid, notFound } from '../errors/status-error.ts';
 import { decodeKeyValue, encodeObject } from './codec.ts';
 import { objectKey } from './keys.ts';
+import { patchRetriesMax } from './limits.ts';
 import { nowTimestamp } from './object-lifecycle.ts';
 import type { GenericStore } from './store.ts';
 
@@ -10,11 +13,35 @@ export interface DeleteOptions {
   readonly dryRun?: boolean;
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
   readonly gracePeriodSeconds?: number;
-  /** Orphan, Background or Foreground; accepted, garbage collection is not done here. */
+  /**
+   * Orphan, Background or Foreground: Orphan and Foreground keep the object terminating with the
+   * `orphan` or `foregroundDeletion` finalizer until the garbage collector has handled its
+   * dependents; Background (the default) leaves the dependents to be collected afterwards.
+   */
   readonly propagationPolicy?: string;
+  /** The deprecated form of the policy: true is Orphan, false is Background. Exclusive with propagationPolicy. */
+  readonly orphanDependents?: boolean;
 }
 
+/** The finalizer that makes the garbage collector orphan an object's dependents before it goes. */
+export const orphanFinalizer = 'orphan';
+
+/** The finalizer that makes the garbage collector delete an object's blocking dependents before it goes. */
+export const foregroundFinalizer = 'foregroundDeletion';
+
 const policies = ['Orphan', 'Background', 'Foreground'];
+
+function checkOptions(opts: DeleteOptions): void {
+  if (opts.propagationPolicy !== undefined && !policies.includes(opts.propagationPolicy)) {
+    throw badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Orphan", "Background", "Foreground"`);
+  }
+  if (opts.propagationPolicy !== undefined && opts.orphanDependents !== undefined) {
+    throw invalid('DeleteOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueInvalid', field: 'propagationPolicy', message: `Invalid value: "${opts.propagationPolicy}": orphanDependents and deletionPropagation cannot be both set` }]);
+  }
+  if (opts.gracePeriodSeconds !== undefined && (!Number.isInteger(opts.gracePeriodSeconds) || opts.gracePeriodSeconds < 0)) {
+    throw badRequest('gracePeriodSeconds must be a non-negative integer');
+  }
+}
 
 function checkPreconditions(store: GenericStore, obj: KObject, opts: DeleteOptions): void {
   const name = obj.metadata.name ?? '';
@@ -26,31 +53,73 @@ function checkPreconditions(store: GenericStore, obj: KObject, opts: DeleteOptio
 }
 
 /**
- * Deletes one object. With finalizers it only sets deletionTimestamp (the last finalizer's
- * removal deletes it, in the update path). Returns the object as last stored.
+ * The garbage-collection finalizer a delete asks for: an explicit policy wins, then a finalizer
+ * the object already carries (a repeated delete keeps the first one's choice), then Background.
  */
-export async function deleteObject(store: GenericStore, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<KObject> {
-  if (opts.propagationPolicy !== undefined && !policies.includes(opts.propagationPolicy)) {
-    throw badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Orphan", "Background", "Foreground"`);
-  }
-  if (opts.gracePeriodSeconds !== undefined && (!Number.isInteger(opts.gracePeriodSeconds) || opts.gracePeriodSeconds < 0)) {
-    throw badRequest('gracePeriodSeconds must be a non-negative integer');
-  }
-  const key = objectKey(store.decl, namespace, name);
-  const current = await store.storage.get(key);
-  if (!current) throw notFound(store.gr, name);
+function wantedGcFinalizer(finalizers: readonly string[], opts: DeleteOptions): string | undefined {
+  if (opts.orphanDependents !== undefined) return opts.orphanDependents ? orphanFinalizer : undefined;
+  if (opts.propagationPolicy === 'Orphan') return orphanFinalizer;
+  if (opts.propagationPolicy === 'Foreground') return foregroundFinalizer;
+  if (opts.propagationPolicy === 'Background') return undefined;
+  return finalizers.find((f) => f === orphanFinalizer || f === foregroundFinalizer);
+}
+
+/** The finalizers after a delete: the other finalizers kept in order, the wanted GC finalizer last. */
+export function finalizersAfterDelete(finalizers: readonly string[], opts: DeleteOptions): string[] {
+  const wanted = wantedGcFinalizer(finalizers, opts);
+  const next = finalizers.filter((f) => f !== orphanFinalizer && f !== foregroundFinalizer);
+  if (wanted !== undefined) next.push(wanted);
+  return next;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return sa.size === sb.size && [...sa].every((x) => sb.has(x));
+}
+
+/** One attempt at the delete against `current`; a lost race throws StorageError Conflict. */
+async function deleteFrom(store: GenericStore, current: KeyValue, opts: DeleteOptions): Promise<KObject> {
   const obj = store.withType(decodeKeyValue(current));
   checkPreconditions(store, obj, opts);
-  if ((obj.metadata.finalizers ?? []).length > 0) {
-    if (obj.metadata.deletionTimestamp !== undefined) return obj;
+  const finalizers = obj.metadata.finalizers ?? [];
+  const terminating = obj.metadata.deletionTimestamp !== undefined;
+  // As Kubernetes: a deletion already pending with a grace period cannot change its finalizers.
+  if (terminating && (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0) return obj;
+  const next = finalizersAfterDelete(finalizers, opts);
+  if (next.length === 0) {
+    if (opts.dryRun) return obj;
+    return store.withType(decodeKeyValue(await store.storage.delete(current.key, { expectedRevision: current.modRevision })));
+  }
+  if (terminating && sameSet(next, finalizers)) return obj;
+  obj.metadata.finalizers = next;
+  if (!terminating) {
     obj.metadata.deletionTimestamp = nowTimestamp();
     obj.metadata.deletionGracePeriodSeconds = opts.gracePeriodSeconds ?? 0;
     if (store.decl.tracksGeneration) obj.metadata.generation = (obj.metadata.generation ?? 1) + 1;
-    if (opts.dryRun) return obj;
-    const kv = await store.storage.update(key, encodeObject(obj), { expectedRevision: current.modRevision });
-    return store.withType(decodeKeyValue(kv));
   }
   if (opts.dryRun) return obj;
-  const kv = await store.storage.delete(key, { expectedRevision: current.modRevision });
-  return store.withType(decodeKeyValue(kv));
+  return store.withType(decodeKeyValue(await store.storage.update(current.key, encodeObject(obj), { expectedRevision: current.modRevision })));
+}
+
+/**
+ * Deletes one object. Without finalizers (after applying the propagation policy) it is removed at
+ * once; otherwise it only becomes terminating (deletionTimestamp set, the policy's finalizer
+ * added) and the last finalizer's removal deletes it, in the update path. A repeated delete may
+ * switch the policy's finalizer. Returns the object as last stored (or as it would be, on dry run).
+ * Races with other writers are retried; preconditions are checked against each fresh read.
+ */
+export async function deleteObject(store: GenericStore, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<KObject> {
+  checkOptions(opts);
+  const key = objectKey(store.decl, namespace, name);
+  for (let attempt = 1; ; attempt++) {
+    const current = await store.storage.get(key);
+    if (!current) throw notFound(store.gr, name);
+    try {
+      return await deleteFrom(store, current, opts);
+    } catch (err) {
+      const lostRace = err instanceof StorageError && err.code === 'Conflict';
+      if (!lostRace || attempt >= patchRetriesMax) throw err;
+    }
+  }
 }
