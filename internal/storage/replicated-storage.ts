@@ -58,7 +58,8 @@ export class ReplicatedStorage extends StateMachineStorage {
 
   /**
    * The leader's side of a forwarded write: proposes the command and answers with its encoded
-   * result. Throws (so the follower retries) when this replica is not the leader.
+   * result. Throws (so the follower retries) when this replica is not the leader. It proposes
+   * before its first await: the commands of one forwarded batch then share one Raft Ready.
    */
   async handleForwarded(data: Uint8Array): Promise<Uint8Array> {
     const log = this.requireLog();
@@ -68,9 +69,16 @@ export class ReplicatedStorage extends StateMachineStorage {
     return encodeResult(this.appliedResult(command));
   }
 
+  /**
+   * Runs a write through the log. Every attempt carries the same request id, so the state
+   * machine applies it at most once however often it is retried. When every attempt failed, the
+   * error says whether the write may still apply: `Unavailable` only when no attempt could have
+   * reached the log (clients may then retry freely), `Indeterminate` otherwise.
+   */
   protected async submit(command: Command): Promise<CommandResult> {
     const data = encodeCommand(command);
     let lastError: unknown = null;
+    let mayHaveApplied = false;
     for (let attempt = 0; attempt < writeAttemptsMax; attempt += 1) {
       if (attempt > 0) await sleep(backoffMs(attempt));
       this.checkOpen();
@@ -82,16 +90,20 @@ export class ReplicatedStorage extends StateMachineStorage {
         else await log.propose(data);
       } catch (error) {
         if (error instanceof StorageError && error.code !== 'Unavailable') throw error;
-        // Same request id next time: the state machine applies it at most once.
+        if (!certainlyNotApplied(error)) mayHaveApplied = true;
         lastError = error;
         continue;
       }
       if (forwarded === null) return this.appliedResult(command);
-      // Read-your-writes: answer only once this replica (and its watchers) applied the command too.
-      await this.state.waitForRequest(command.requestId, followerCatchUpTimeoutMs);
+      // Read-your-writes: answer once this replica (and its watchers) applied the command too.
+      // The leader answered, so the write is committed: a replica slow to catch up still acknowledges it.
+      await this.state.waitForRequest(command.requestId, followerCatchUpTimeoutMs).catch(() => undefined);
       return decodeResult(forwarded);
     }
-    throw new StorageError('Unavailable', `write not acknowledged after ${writeAttemptsMax} attempts: ${String(lastError)}`);
+    const known = this.state.machine.resultOf(command.requestId);
+    if (known !== null) return known;
+    const why = `write not acknowledged after ${writeAttemptsMax} attempts: ${String(lastError)}`;
+    throw new StorageError(mayHaveApplied ? 'Indeterminate' : 'Unavailable', why);
   }
 
   protected async confirmRead(): Promise<void> {
@@ -123,6 +135,20 @@ export class ReplicatedStorage extends StateMachineStorage {
     return this.log;
   }
 }
+
+/**
+ * Whether a failed attempt certainly left no entry in the log that could still commit: a
+ * refusal before or instead of appending. A timeout, a lost connection or an error from the
+ * leader's handler may come after the entry was appended (its outcome is unknown).
+ */
+function certainlyNotApplied(error: unknown): boolean {
+  if (error instanceof StorageError) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && refusedBeforeAppend.has(code);
+}
+
+/** Codes of the Raft driver (raft/errors.ts) that mean the proposal never reached the log. */
+const refusedBeforeAppend: ReadonlySet<string> = new Set(['NotLeader', 'ProposalDropped', 'ProposalOverwritten', 'ConfChangePending', 'QueueFull', 'TooLarge']);
 
 /** The pause before retry `attempt` (1-based): doubling from the base, capped. */
 function backoffMs(attempt: number): number {

@@ -126,6 +126,7 @@ export type StorageErrorCode =
   | 'RevisionTooLarge'
   | 'WatcherTooSlow'
   | 'Unavailable'
+  | 'Indeterminate'
   | 'ValueTooLarge';
 
 /** An operating error of the store, carrying a stable code. */

@@ -7,7 +7,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startClusterFixture, type ClusterFixture } from '../support/cluster-fixture.ts';
 import { readWatch, type RecordedEvent } from '../support/watch-stream.ts';
 
-const writesTotal = 5000;
+/** Writes at least this many, and go on until every leader kill happened (the kills must hit writes). */
+const writesMin = 5000;
+const writesMax = 50_000;
 const writers = 24;
 const leaderKills = 3;
 const namespacePath = '/api/v1/namespaces/default/configmaps';
@@ -53,14 +55,17 @@ function watchReplica(fixture: ClusterFixture, index: number, afterRevision: num
   return { events, done };
 }
 
-/** Creates `writesTotal` objects from `writers` concurrent clients, each moving to the next replica on failure. */
-async function writeAll(fixture: ClusterFixture): Promise<{ acknowledged: Acknowledged[]; failures: number }> {
+/**
+ * Creates objects from `writers` concurrent clients, each moving to the next replica on failure:
+ * at least `writesMin`, and more until `killing.finished`.
+ */
+async function writeAll(fixture: ClusterFixture, killing: { finished: boolean }): Promise<{ acknowledged: Acknowledged[]; attempted: number; failures: number }> {
   const acknowledged: Acknowledged[] = [];
   let next = 0;
   let failures = 0;
   const worker = async (w: number): Promise<void> => {
     let target = w % fixture.clients.length;
-    for (let i = next++; i < writesTotal; i = next++) {
+    for (let i = next++; i < writesMax && (i < writesMin || !killing.finished); i = next++) {
       const name = `w${i}`;
       const value = `value-${i}-${'x'.repeat(200)}`;
       for (let attempt = 0; attempt < 50; attempt += 1) {
@@ -83,13 +88,13 @@ async function writeAll(fixture: ClusterFixture): Promise<{ acknowledged: Acknow
     }
   };
   await Promise.all(Array.from({ length: writers }, (_, w) => worker(w)));
-  return { acknowledged, failures };
+  return { acknowledged, attempted: Math.min(next, writesMax), failures };
 }
 
 /** Kills the current leader `leaderKills` times while writes run, restarting it each time. */
-async function killLeaders(fixture: ClusterFixture, writing: { finished: boolean }): Promise<string[]> {
+async function killLeaders(fixture: ClusterFixture, killing: { finished: boolean }): Promise<string[]> {
   const killed: string[] = [];
-  for (let k = 0; k < leaderKills && !writing.finished; k += 1) {
+  for (let k = 0; k < leaderKills; k += 1) {
     await sleep(1500);
     const leader = await fixture.leader();
     if (leader === null) continue;
@@ -99,6 +104,7 @@ async function killLeaders(fixture: ClusterFixture, writing: { finished: boolean
     fixture.cluster.restart(leader);
     await fixture.cluster.waitReady([leader], 60_000);
   }
+  killing.finished = true;
   return killed;
 }
 
@@ -113,12 +119,11 @@ test('acknowledged writes survive leader SIGKILLs and every replica agrees on re
   t.after(() => abort.abort());
   const watches = fixture.cluster.replicas.map((_, i) => watchReplica(fixture, i, startRevision, abort.signal));
 
-  const writing = { finished: false };
-  const killing = killLeaders(fixture, writing);
-  const { acknowledged, failures } = await writeAll(fixture);
-  writing.finished = true;
+  const killState = { finished: false };
+  const killing = killLeaders(fixture, killState);
+  const { acknowledged, attempted, failures } = await writeAll(fixture, killState);
   const killed = await killing;
-  t.diagnostic(`acknowledged ${acknowledged.length} of ${writesTotal} creates, ${failures} failed attempts, leaders killed: ${killed.join(', ')}`);
+  t.diagnostic(`acknowledged ${acknowledged.length} of ${attempted} creates, ${failures} failed attempts, leaders killed: ${killed.join(', ')}`);
   assert.equal(killed.length, leaderKills, 'the leader was killed and restarted 3 times while writing');
   await fixture.cluster.waitReady(undefined, 60_000);
 

@@ -31,6 +31,11 @@ export class FakeCluster {
   leader = 0;
   /** When set, the next proposal is appended but its proposer is told it was dropped (a lost leader's answer). */
   dropNextAnswer = false;
+  /**
+   * When set, every forward fails with this code; with `applied`, only after the leader applied
+   * the command (an answer lost on the way back).
+   */
+  forwardFault: { readonly code: string; readonly applied: boolean } | null = null;
   private readonly replicas: Replica[] = [];
   private readonly root = mkdtempSync(join(tmpdir(), 'orch-fake-cluster-'));
 
@@ -138,6 +143,11 @@ class FakeLog implements ReplicationLog {
 
   async forwardToLeader(data: Uint8Array): Promise<Uint8Array> {
     await new Promise((resolve) => setImmediate(resolve)); // a network hop
+    const fault = this.cluster.forwardFault;
+    if (fault !== null) {
+      if (fault.applied) await this.cluster.storage(this.cluster.leader).handleForwarded(data);
+      throw Object.assign(new Error(`forward failed: ${fault.code}`), { code: fault.code });
+    }
     return this.cluster.storage(this.cluster.leader).handleForwarded(data);
   }
 

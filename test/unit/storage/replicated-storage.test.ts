@@ -76,6 +76,28 @@ describe('replicated storage', () => {
       assert.equal(await cluster.storage(1).currentRevision(), kv.modRevision + 1);
     }));
 
+  it('a write every leader refused before appending fails with Unavailable (safe to repeat)', () =>
+    withCluster(async (cluster) => {
+      cluster.forwardFault = { code: 'NotLeader', applied: false };
+      await rejectsWithCode(() => cluster.storage(1).create('/refused', bytes('x')), 'Unavailable');
+      assert.equal(cluster.log.length, 0);
+    }));
+
+  it('a write whose forwards timed out fails with Indeterminate: it may still apply', () =>
+    withCluster(async (cluster) => {
+      cluster.forwardFault = { code: 'Timeout', applied: false };
+      await rejectsWithCode(() => cluster.storage(1).create('/unknown', bytes('x')), 'Indeterminate');
+    }));
+
+  it('a write whose every answer was lost succeeds once this replica sees it applied', () =>
+    withCluster(async (cluster) => {
+      cluster.forwardFault = { code: 'Unavailable', applied: true };
+      const kv = await cluster.storage(1).create('/lost-answers', bytes('x'));
+      cluster.forwardFault = null;
+      assert.equal(text((await cluster.storage(1).get('/lost-answers'))?.value ?? bytes('')), 'x');
+      assert.equal(await cluster.storage(1).currentRevision(), kv.modRevision, 'applied once despite the retries');
+    }));
+
   it('a follower retries a write on the new leader after a leader change', () =>
     withCluster(async (cluster) => {
       cluster.leader = 2;
