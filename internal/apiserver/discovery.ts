@@ -10,6 +10,7 @@ function resourceEntries(r: ServedResource): Record<string, unknown>[] {
   if (d.categories?.length) main.categories = d.categories;
   const out = [main];
   if (d.subresources?.status) out.push({ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: subresourceVerbs });
+  if (d.subresources?.finalize) out.push({ name: `${d.plural}/finalize`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['update'] });
   if (d.subresources?.scale) out.push({ name: `${d.plural}/scale`, singularName: '', namespaced: d.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
   return out;
 }

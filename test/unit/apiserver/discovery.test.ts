@@ -33,6 +33,7 @@ test('/api, /apis and group-version resource lists derive from the declarations 
   const pods = core.resources.find((r) => r.name === 'pods');
   assert.deepEqual(pods, { name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['po'], categories: ['all'] });
   assert.ok(core.resources.find((r) => r.name === 'pods/status'));
+  assert.deepEqual(core.resources.find((r) => r.name === 'namespaces/finalize'), { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
   const apps = (await s.client.call('GET', '/apis/apps/v1')).json as { resources: Json[] };
   assert.deepEqual(apps.resources.find((r) => r.name === 'deployments/scale'), { name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   const group = (await s.client.call('GET', '/apis/events.orch.dev')).json as Json;
