@@ -1,15 +1,36 @@
 import { notFound, StatusError } from '../../registry/errors/status-error.ts';
 import type { GenericStore } from '../../registry/generic/store.ts';
+import type { KObject } from '../../registry/schema/declaration.ts';
 import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry.ts';
+
+function isTerminating(ns: KObject): boolean {
+  return ns.metadata.deletionTimestamp !== undefined || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating';
+}
+
+/** The namespace as this replica holds it (resourceVersion "0"), or undefined when it holds none. */
+async function localNamespace(store: GenericStore, namespace: string): Promise<KObject | undefined> {
+  try {
+    return await store.get(undefined, namespace, '0');
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 404) return undefined;
+    throw err;
+  }
+}
 
 /**
  * Namespace lifecycle on create (until the admission chain exists): the namespace must exist and
- * must not be terminating.
+ * must not be terminating. As Kubernetes' admission plugin reads its informer cache, an active
+ * namespace in this replica's state is enough: a consistent read would cost every create a
+ * ReadIndex round and still not close the race with a deletion that starts right after the check
+ * (the namespace controller removes what lands late). A missing or terminating namespace is
+ * confirmed by a consistent read first, so a replica that lags never refuses wrongly.
  */
 export async function checkNamespaceAcceptsObjects(deps: { registry: ResourceRegistry; stores: ReadonlyMap<ServedResource, GenericStore> }, served: ServedResource, namespace: string): Promise<void> {
   const nsResource = deps.registry.find('', 'v1', 'namespaces');
   const store = nsResource && deps.stores.get(nsResource);
   if (!store) return;
+  const local = await localNamespace(store, namespace);
+  if (local !== undefined && !isTerminating(local)) return;
   let ns;
   try {
     ns = await store.get(undefined, namespace);
@@ -17,8 +38,7 @@ export async function checkNamespaceAcceptsObjects(deps: { registry: ResourceReg
     if (err instanceof StatusError && err.code === 404) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     throw err;
   }
-  const phase = (ns.status as { phase?: string } | undefined)?.phase;
-  if (ns.metadata.deletionTimestamp !== undefined || phase === 'Terminating') {
+  if (isTerminating(ns)) {
     const what = served.group === '' ? served.decl.plural : `${served.decl.plural}.${served.group}`;
     throw new StatusError(403, 'Forbidden', `${what} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, { group: served.group, kind: served.decl.plural });
   }

@@ -153,6 +153,27 @@ test('a missing namespace is a 404 on create', async () => {
   assert.match((res.json as { message: string }).message, /namespaces "absent" not found/);
 });
 
+test('a replica that does not hold a new namespace yet confirms it with a consistent read before refusing', async () => {
+  await s.client.call('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } } });
+  const original = s.storage.get.bind(s.storage);
+  const localReads: string[] = [];
+  // This replica lags: its local state has no namespace "fresh" yet; a consistent read does.
+  s.storage.get = async (key, options) => {
+    if (options?.consistency === 'local' && key.includes('fresh')) {
+      localReads.push(key);
+      return null;
+    }
+    return original(key, options);
+  };
+  try {
+    const res = await s.client.call('POST', '/api/v1/namespaces/fresh/configmaps', { body: cm('first') });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(localReads.length, 1, 'the local state was asked first');
+  } finally {
+    s.storage.get = original;
+  }
+});
+
 test('concurrent patches without a resourceVersion all land (lost races are retried)', async () => {
   await s.client.call('POST', '/api/v1/namespaces/default/configmaps', { body: cm('race') });
   const results = await Promise.all(
