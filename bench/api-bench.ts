@@ -48,7 +48,9 @@ async function runApiPoint(target: OrchTarget, count: number, options: ApiBenchO
   const update = await runClosedLoop({ ...loop, op: async (seq) => {
     const rv = versions.get(seq);
     if (rv === undefined) throw new Error(`o-${seq} was not created`);
-    await pickClient(target, seq).call('PUT', `${base}/o-${seq}`, configMap(`o-${seq}`, options.valueBytes, rv), [200]);
+    // New data: an update that changes nothing is a no-op the server answers without writing.
+    const answer = await pickClient(target, seq).call('PUT', `${base}/o-${seq}`, configMap(`o-${seq}`, options.valueBytes, rv, 'u'), [200]);
+    if (resourceVersionOf(answer) === rv) throw new Error(`the update of o-${seq} wrote nothing`);
   } });
   const get = await runClosedLoop({ ...loop, op: async (seq) => {
     await pickClient(target, seq).call('GET', `${base}/o-${seq}`, undefined, [200]);

@@ -41,13 +41,13 @@ export class OrchClient {
   }
 }
 
-/** A ConfigMap named `name` whose data holds `valueBytes` bytes. */
-export function configMap(name: string, valueBytes: number, resourceVersion?: string): Record<string, unknown> {
+/** A ConfigMap named `name` whose data holds `valueBytes` bytes of `fill` (change it to make an update a real write). */
+export function configMap(name: string, valueBytes: number, resourceVersion?: string, fill = 'x'): Record<string, unknown> {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name, ...(resourceVersion === undefined ? {} : { resourceVersion }) },
-    data: { v: 'x'.repeat(valueBytes) },
+    data: { v: fill.repeat(valueBytes) },
   };
 }
 

@@ -1,4 +1,4 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { RaftNode } from '../../raft/node.ts';
 import { storageGauges } from '../storage/metrics.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -19,6 +19,24 @@ export function registerReplicaGauges(registry: Registry, raft: RaftNode, storag
       },
     });
   };
+  // Totals the node keeps itself; on scrape each counter catches up to it (they never go back).
+  const counter = (name: string, help: string, read: () => number): void => {
+    let counted = 0;
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const total = read();
+        if (total > counted) this.inc(total - counted);
+        counted = Math.max(counted, total);
+      },
+    });
+  };
+  counter('orch_raft_persist_transactions_total', 'Raft Ready transactions persisted (each one fsync when it carries entries or a vote).', () => raft.metrics().persistTransactions);
+  counter('orch_raft_persisted_entries_total', 'Log entries persisted; divided by the transactions, the group-commit factor.', () => raft.metrics().persistedEntries);
+  counter('orch_raft_forward_batches_total', 'ForwardBatch calls sent to the leader.', () => raft.metrics().forwardBatches);
+  counter('orch_raft_forwarded_commands_total', 'Commands forwarded to the leader; divided by the batches, the forward coalescing factor.', () => raft.metrics().forwardedCommands);
   gauge('orch_raft_is_leader', 'Whether this replica is the Raft leader (1) or not (0).', () => (raft.isLeader() ? 1 : 0));
   gauge('orch_raft_term', 'The current Raft term of this replica.', () => raft.metrics().term);
   gauge('orch_raft_commit_index', 'The highest log index this replica knows to be committed.', () => raft.metrics().commitIndex);
