@@ -98,7 +98,7 @@ export class GenericStore {
   async update(namespace: string | undefined, name: string, input: KObject, opts: WriteOptions): Promise<WriteResult> {
     return this.guard(name, async () => {
       const key = objectKey(this.decl, namespace, name);
-      const current = await this.storage.get(key);
+      const current = await this.currentForUpdate(key, input.metadata.resourceVersion);
       if (!current) {
         if (this.decl.strategy.allowCreateOnUpdate && !opts.subresource) return this.create(namespace, input, opts);
         throw notFound(this.gr, name);
@@ -194,6 +194,23 @@ export class GenericStore {
   }
 
   /** The update path shared by PUT and PATCH. Throws raw StorageError Conflict so patch may retry. */
+  /**
+   * The stored object an update starts from. An update pinned to a resourceVersion this replica
+   * has applied, and still holds the object at, may start from the local state: the write is
+   * conditional on that very revision, so the leader refuses it if anything changed since. Every
+   * other case (no version, a version not reached here, a mismatch, absence) takes a
+   * linearizable read, so answers are exactly those of a read at the leader; the common case
+   * saves a ReadIndex round.
+   */
+  private async currentForUpdate(key: string, requested: string | undefined): Promise<KeyValue | null> {
+    const pinned = requested !== undefined && /^[1-9][0-9]{0,15}$/.test(requested) ? Number(requested) : 0;
+    if (pinned > 0 && this.storage.localRevision() >= pinned) {
+      const local = await this.storage.get(key, { consistency: 'local' });
+      if (local !== null && local.modRevision === pinned) return local;
+    }
+    return this.storage.get(key);
+  }
+
   private async updateFrom(current: KeyValue, input: KObject, opts: WriteOptions): Promise<WriteResult> {
     const old = this.withType(decodeKeyValue(current));
     const name = old.metadata.name ?? '';

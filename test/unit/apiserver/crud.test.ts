@@ -174,6 +174,37 @@ test('a replica that does not hold a new namespace yet confirms it with a consis
   }
 });
 
+test('a PUT pinned to a resourceVersion this replica holds reads locally; otherwise it reads linearizably', async () => {
+  const created = (await s.client.call('POST', '/api/v1/namespaces/default/configmaps', { body: cm('pinned') })).json as Obj;
+  const original = s.storage.get.bind(s.storage);
+  const reads: string[] = [];
+  let lagging = false;
+  s.storage.get = async (key, options) => {
+    if (key.endsWith('/pinned')) reads.push(options?.consistency ?? 'linearizable');
+    if (lagging && options?.consistency === 'local' && key.endsWith('/pinned')) return null;
+    return original(key, options);
+  };
+  try {
+    const put = (rv: unknown, v: string) => s.client.call('PUT', '/api/v1/namespaces/default/configmaps/pinned', { body: { ...cm('pinned'), metadata: { name: 'pinned', ...(typeof rv === 'string' ? { resourceVersion: rv } : {}) }, data: { v } } });
+    const first = await put(created.metadata.resourceVersion, '1');
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(reads, ['local'], 'the pinned version was read from the local state only');
+    reads.length = 0;
+    lagging = true; // this replica lost sight of the object: the linearizable read decides
+    const second = await put((first.json as Obj).metadata.resourceVersion, '2');
+    assert.equal(second.status, 200, second.text);
+    assert.deepEqual(reads, ['local', 'linearizable']);
+    reads.length = 0;
+    const stale = await put(created.metadata.resourceVersion, '3');
+    assert.equal(stale.status, 409, 'a stale version is still a conflict');
+    reads.length = 0;
+    assert.equal((await put(undefined, '4')).status, 200);
+    assert.deepEqual(reads, ['linearizable'], 'an unpinned PUT reads linearizably');
+  } finally {
+    s.storage.get = original;
+  }
+});
+
 test('concurrent patches without a resourceVersion all land (lost races are retried)', async () => {
   await s.client.call('POST', '/api/v1/namespaces/default/configmaps', { body: cm('race') });
   const results = await Promise.all(
