@@ -77,6 +77,8 @@ class HubWatcher implements Watcher {
   private error: StorageError | null = null;
   private wake: (() => void) | null = null;
   private readonly timer: NodeJS.Timeout | null = null;
+  /** Whether anything was queued since the last progress tick (a quiet watcher still gets progress). */
+  private queuedSinceTick = false;
 
   constructor(
     private readonly source: HistorySource,
@@ -174,6 +176,7 @@ class HubWatcher implements Watcher {
 
   private enqueue(event: WatchEvent): boolean {
     this.queue.push(event);
+    this.queuedSinceTick = true;
     if (event.type !== 'progress') {
       this.queuedBytes += event.kv.value.byteLength + (event.type === 'create' ? 0 : event.prevKv.value.byteLength);
       this.announcedRevision = event.kv.modRevision;
@@ -205,11 +208,20 @@ class HubWatcher implements Watcher {
     return event;
   }
 
+  /**
+   * On each tick: progress when the store moved past what was announced, or, as kube-apiserver's
+   * periodic bookmarks do, when the watcher heard nothing for a whole interval (so a client can
+   * tell a quiet watch from a dead connection).
+   */
   private maybeProgress(): void {
     if (this.mode !== 'live') return;
     const current = this.source.currentRevision();
-    if (current > this.announcedRevision && current <= this.coveredRevision) {
+    const quiet = !this.queuedSinceTick;
+    this.queuedSinceTick = false;
+    if (current > this.coveredRevision) return;
+    if (current > this.announcedRevision || (quiet && current === this.announcedRevision)) {
       this.enqueue({ type: 'progress', revision: revision(current) });
+      this.queuedSinceTick = false;
     }
   }
 

@@ -112,6 +112,19 @@ export function runWatchTests(makeStorage: MakeStorage): void {
       }
     }));
 
+  it('a quiet watch still gets a progress event each interval, at the current revision', () =>
+    withStorage(makeStorage, {}, async (s) => {
+      await s.create('/quiet-too/a', bytes('x'));
+      const at = await s.currentRevision();
+      const watcher = s.watch({ prefix: '/quiet-too/', afterRevision: at, progressIntervalMs: 20 });
+      try {
+        const events = await collect(watcher, (got) => got.length >= 3);
+        assert.deepEqual(events.map(describeEvent).slice(0, 3), [`progress@${at}`, `progress@${at}`, `progress@${at}`]);
+      } finally {
+        watcher.stop();
+      }
+    }));
+
   it('stop ends iteration normally and a watch of one key sees only that key', () =>
     withStorage(makeStorage, {}, async (s) => {
       const watcher = s.watch({ prefix: '/k', afterRevision: await s.currentRevision() });
