@@ -54,6 +54,8 @@ export class RaftLog {
 
   /** Whether the entry at i has term t (false when i is not held). */
   matchTerm(i: Index, t: Term): boolean {
+    // Every new entry a follower receives lies beyond its log: answer without building an error.
+    if (i > this.lastIndex()) return false;
     try {
       return this.term(i) === t;
     } catch (e) {
