@@ -281,21 +281,23 @@ export class RaftNode extends EventEmitter {
 
   private handleReadies(): void {
     if (this.stopped) return;
-    while (this.reads.wantsRound()) {
-      const context = this.reads.startRound(this.ticks);
-      try {
-        this.raw.readIndex(context);
-      } catch (err) {
-        if (!(err instanceof RaftError)) throw err;
-        this.reads.failRound(context, new RaftNodeError('Timeout', err.message));
-      }
-    }
+    while (this.reads.wantsRound()) this.askReadIndex(this.reads.startRound(this.ticks));
     for (let n = 0; this.raw.hasReady(); n++) {
       if (n === limits.readiesPerTurnMax) {
         this.schedule(); // let timers and I/O run; continue on the next turn
         return;
       }
       this.handleReady(this.raw.ready());
+    }
+  }
+
+  /** Hands one read round to the core (which sends it to the leader); a refusal fails the round. */
+  private askReadIndex(context: Uint8Array): void {
+    try {
+      this.raw.readIndex(context);
+    } catch (err) {
+      if (!(err instanceof RaftError)) throw err;
+      this.reads.failRound(context, new RaftNodeError('Timeout', err.message));
     }
   }
 
@@ -324,7 +326,11 @@ export class RaftNode extends EventEmitter {
     this.raw.advance(rd);
     for (const m of local) this.stepSafely(m);
     // Listeners run after advance, so whatever they propose lands in the next Ready.
-    if (leaderChanged) this.emit('leader-change', this.leaderId(), this.raw.status().term);
+    if (leaderChanged) {
+      // Rounds sent to the previous leader may never be answered: ask the new one (their answers land in a later Ready).
+      if (this.lead !== '') for (const context of this.reads.restartRounds(this.ticks)) this.askReadIndex(context);
+      this.emit('leader-change', this.leaderId(), this.raw.status().term);
+    }
     this.maybeSnapshot();
   }
 

@@ -84,6 +84,20 @@ export class ReadIndexBatcher {
     }
   }
 
+  /**
+   * The contexts of the rounds still waiting for a leader's answer, each given a fresh timeout
+   * from `tick`: after a leader change they are asked again of the new leader, since a request
+   * sent to a leader that died is never answered. Whichever answer comes first settles a round.
+   */
+  restartRounds(tick: number): Uint8Array[] {
+    const contexts: Uint8Array[] = [];
+    for (const [key, round] of this.rounds) {
+      this.rounds.set(key, { readers: round.readers, startedTick: tick });
+      contexts.push(Uint8Array.from(Buffer.from(key, 'hex')));
+    }
+    return contexts;
+  }
+
   /** Fails rounds older than the timeout with Timeout (no leader answered). */
   onTick(tick: number): void {
     for (const [key, round] of this.rounds) {

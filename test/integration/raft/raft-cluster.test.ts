@@ -53,6 +53,21 @@ test('a read index on a follower covers every write acknowledged before it', asy
   assert.equal(itemsOf(follower).length, 30);
 });
 
+test('a read index sent to a leader that died is asked again of the next leader, not left to time out', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const follower = cluster.members.find((m) => m !== leader)!;
+  const written = await writeFromAll(cluster, 'before', 10);
+  await cluster.stopMember(leader.id);
+  // The follower still believes in the stopped leader: the round goes to it and is lost.
+  const read = follower.node!.readIndex();
+  assert.equal(follower.node!.leaderId(), leader.id);
+  const index = await read;
+  assert.ok(index >= written, `read index ${index} < write ${written}`);
+  assert.notEqual(follower.node!.leaderId(), leader.id, 'answered under the next leader');
+});
+
 test('a restarted follower resumes from its disk and catches up on what it missed', async (t) => {
   const cluster = await ToyCluster.start();
   t.after(() => cluster.close());
