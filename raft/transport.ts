@@ -268,9 +268,10 @@ export class Transport {
     this.opts.handlers.onForward(call.request.data).then(
       (data) => cb(null, { data }),
       (err: unknown) => {
+        const failure = forwardFailure(err);
         const metadata = new grpc.Metadata();
-        metadata.set(errorCodeMetadataKey, err instanceof RaftNodeError ? err.code : 'Remote');
-        cb({ code: grpc.status.FAILED_PRECONDITION, details: err instanceof Error ? err.message : String(err), metadata });
+        metadata.set(errorCodeMetadataKey, failure.code);
+        cb({ code: grpc.status.FAILED_PRECONDITION, details: failure.message, metadata });
       },
     );
   }
@@ -302,10 +303,13 @@ export class Transport {
       }
       outcome.then(
         (d) => answer(position, { ok: true, data: d }),
-        (err: unknown) => answer(position, {
-          ok: false, code: err instanceof RaftNodeError ? err.code : 'Remote', message: err instanceof Error ? err.message : String(err),
-        }),
+        (err: unknown) => answer(position, forwardFailure(err)),
       );
     });
   }
+}
+
+/** A forward handler's failure as sent back: its RaftNodeError code, or Remote for any other error. */
+function forwardFailure(err: unknown): ForwardItemResult & { ok: false } {
+  return { ok: false, code: err instanceof RaftNodeError ? err.code : 'Remote', message: err instanceof Error ? err.message : String(err) };
 }

@@ -5,6 +5,7 @@ import type { Storage } from '../storage/storage.ts';
 import { GenericStore } from '../registry/generic/store.ts';
 import { ResourceRegistry, type ServedResource } from '../registry/resource-registry.ts';
 import { StatusError } from '../registry/errors/status-error.ts';
+import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
 import type { HealthCheck } from './health.ts';
 import { bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, shutdownGraceMs } from './limits.ts';
 import { ApiMetrics } from './metrics.ts';
@@ -91,9 +92,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   let inflight = 0;
   const idleWaiters: (() => void)[] = [];
   const log = opts.log ?? ((message: string, err?: unknown) => console.error(`apiserver: ${message}`, err ?? ''));
-  const nsServedForDeletion = registry.find('', 'v1', 'namespaces');
-  const nsStoreForDeletion = nsServedForDeletion && stores.get(nsServedForDeletion);
-  const namespaceStores = nsStoreForDeletion && { namespaces: nsStoreForDeletion, namespaced: [...stores].filter(([r]) => r.decl.namespaced).map(([, s]) => s) };
+  const namespaceStores = namespaceStoresOf(registry, stores);
   const deps: HandlerDeps = {
     registry,
     stores,

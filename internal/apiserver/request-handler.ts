@@ -54,7 +54,7 @@ async function serveResource(deps: HandlerDeps, info: ResourceRequestInfo, req: 
   const tableVerb = readVerb || info.verb === 'watch';
   out.options.format = negotiateResponse(req.headers.accept, deps.registry.apiDomain, tableVerb && info.subresource === undefined);
   out.options.gzip = readVerb && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  if (info.verb === 'create' && served.decl.namespaced && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps, served, info.namespace);
+  if (info.verb === 'create' && served.decl.namespaced && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
   if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
   await dispatchResource({ info: resourceInfo, served, store, query, headers: req.headers, body: req, out, apiDomain: deps.registry.apiDomain, closed, ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}) });
 }

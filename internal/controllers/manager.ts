@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Gauge, type Registry } from 'prom-client';
 import type { Controller } from './controller.ts';
 import { controllerStopWaitMs, leadershipPollMs, restartBackoffMsMax, restartBackoffMsMin } from './limits.ts';
@@ -19,17 +20,9 @@ interface Session {
   readonly done: Promise<void>;
 }
 
+/** Waits `ms`, or less when `signal` aborts first (never rejects). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }
 
 /**

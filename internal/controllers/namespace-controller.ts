@@ -1,5 +1,5 @@
-import { finalizeNamespace, isTerminating, kubernetesFinalizer, rewriteNamespace } from '../registry/core/namespace-deletion.ts';
-import { StatusError } from '../registry/errors/status-error.ts';
+import { finalizeNamespace, isTerminating, kubernetesFinalizer, namespaceStoresOf, rewriteNamespace } from '../registry/core/namespace-deletion.ts';
+import { hasStatus } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import { startWatch, type ApiWatch } from '../registry/generic/watch.ts';
 import type { KObject } from '../registry/schema/declaration.ts';
@@ -41,14 +41,6 @@ class Wakeup {
   }
 }
 
-function notFound(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 404;
-}
-
-function conflict(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 409;
-}
-
 /**
  * Finishes the deletion of one terminating namespace as far as it can now: deletes its content,
  * records the deletion conditions, and once empty removes the `kubernetes` finalizer (which
@@ -66,8 +58,8 @@ async function reconcile(deps: ControllerDeps, nsStore: GenericStore, namespaced
     await finalizeNamespace(nsStore, name, (finalizers) => finalizers.filter((f) => f !== kubernetesFinalizer));
     return true;
   } catch (err) {
-    if (notFound(err)) return true;
-    if (conflict(err)) return false;
+    if (hasStatus(err, 404)) return true;
+    if (hasStatus(err, 409)) return false;
     throw err;
   }
 }
@@ -116,10 +108,9 @@ export function createNamespaceController(deps: ControllerDeps, options: Namespa
   return {
     name: namespaceControllerName,
     async run(signal) {
-      const served = deps.registry.find('', 'v1', 'namespaces');
-      const nsStore = served && deps.stores.get(served);
-      if (!nsStore) throw new Error('assert: no namespaces store');
-      const namespaced = [...deps.stores].filter(([r]) => r.decl.namespaced).map(([, s]) => s);
+      const found = namespaceStoresOf(deps.registry, deps.stores);
+      if (!found) throw new Error('assert: no namespaces store');
+      const { namespaces: nsStore, namespaced } = found;
       const wake = new Wakeup();
       let watch: ApiWatch | undefined;
       const onAbort = (): void => {

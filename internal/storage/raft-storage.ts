@@ -3,10 +3,10 @@
 // opens both in the right order.
 import { join } from 'node:path';
 import { index, type Entry } from '../../raft/core/index.ts';
-import { RaftNode, type RaftNodeOptions, type StateMachineHooks } from '../../raft/index.ts';
+import { RaftNode, RaftNodeError, type RaftNodeErrorCode, type RaftNodeOptions, type StateMachineHooks } from '../../raft/index.ts';
 import { openReplicatedStorage, type ReplicatedStorageOpenOptions } from './open-replicated-storage.ts';
 import type { ReplicatedStorage } from './replicated-storage.ts';
-import type { ReplicationLog } from './replication-log.ts';
+import { NotAppendedError, type ReplicationLog } from './replication-log.ts';
 
 const noData = new Uint8Array(0);
 
@@ -27,13 +27,25 @@ export function raftStateMachineHooks(storage: ReplicatedStorage): StateMachineH
   };
 }
 
+/** Raft driver codes that mean the proposal never reached the log (see NotAppendedError). */
+const refusedBeforeAppend: ReadonlySet<RaftNodeErrorCode> = new Set(['NotLeader', 'ProposalDropped', 'ProposalOverwritten', 'ConfChangePending', 'QueueFull', 'TooLarge']);
+
+/** The store's form of a driver rejection: NotAppendedError when the command certainly never reached the log. */
+function replicationError(err: unknown): unknown {
+  return err instanceof RaftNodeError && refusedBeforeAppend.has(err.code) ? new NotAppendedError(`${err.code}: ${err.message}`) : err;
+}
+
 /** The store's view of the Raft node. */
 export function raftReplicationLog(node: RaftNode): ReplicationLog {
   return {
     propose: async (data) => {
-      await node.propose(data);
+      await node.propose(data).catch((err: unknown) => {
+        throw replicationError(err);
+      });
     },
-    forwardToLeader: (data) => node.forwardToLeader(data),
+    forwardToLeader: (data) => node.forwardToLeader(data).catch((err: unknown) => {
+      throw replicationError(err);
+    }),
     readIndex: async () => {
       await node.readIndex();
     },

@@ -7,7 +7,7 @@ import { decodeCommand, decodeResult, encodeCommand, encodeResult, type Command,
 import {
   followerCatchUpTimeoutMs, readIndexAttemptsMax, writeAttemptsMax, writeRetryBackoffBaseMs, writeRetryBackoffMaxMs,
 } from './limits.ts';
-import type { ReplicationLog } from './replication-log.ts';
+import { NotAppendedError, type ReplicationLog } from './replication-log.ts';
 import { startRetentionCompactor } from './retention-compactor.ts';
 import { StateMachineStorage } from './state-machine-storage.ts';
 import { StorageError } from './storage.ts';
@@ -90,7 +90,8 @@ export class ReplicatedStorage extends StateMachineStorage {
         else await log.propose(data);
       } catch (error) {
         if (error instanceof StorageError && error.code !== 'Unavailable') throw error;
-        if (!certainlyNotApplied(error)) mayHaveApplied = true;
+        // A timeout, a lost connection or an error from the leader's handler may come after the append.
+        if (!(error instanceof NotAppendedError)) mayHaveApplied = true;
         lastError = error;
         continue;
       }
@@ -135,20 +136,6 @@ export class ReplicatedStorage extends StateMachineStorage {
     return this.log;
   }
 }
-
-/**
- * Whether a failed attempt certainly left no entry in the log that could still commit: a
- * refusal before or instead of appending. A timeout, a lost connection or an error from the
- * leader's handler may come after the entry was appended (its outcome is unknown).
- */
-function certainlyNotApplied(error: unknown): boolean {
-  if (error instanceof StorageError) return false;
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && refusedBeforeAppend.has(code);
-}
-
-/** Codes of the Raft driver (raft/errors.ts) that mean the proposal never reached the log. */
-const refusedBeforeAppend: ReadonlySet<string> = new Set(['NotLeader', 'ProposalDropped', 'ProposalOverwritten', 'ConfChangePending', 'QueueFull', 'TooLarge']);
 
 /** The pause before retry `attempt` (1-based): doubling from the base, capped. */
 function backoffMs(attempt: number): number {

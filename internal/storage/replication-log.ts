@@ -3,12 +3,24 @@
 
 /** The replicated log as seen by one replica's storage. */
 export interface ReplicationLog {
-  /** Appends a command; resolves when it is committed AND applied locally. Throws (coded) when not leader or dropped. */
+  /** Appends a command; resolves when it is committed AND applied locally. Throws NotAppendedError when it refused the command. */
   propose(data: Uint8Array): Promise<void>;
-  /** From a follower: sends the command to the leader, whose `ReplicatedStorage.handleForwarded` answers with the encoded result. */
+  /** From a follower: sends the command to the leader, whose `ReplicatedStorage.handleForwarded` answers with the encoded result. Throws NotAppendedError as `propose`. */
   forwardToLeader(data: Uint8Array): Promise<Uint8Array>;
   /** Resolves when this replica has applied at least the linearizable read index. */
   readIndex(): Promise<void>;
   /** Whether this replica currently believes it is the leader. */
   isLeader(): boolean;
+}
+
+/**
+ * How `propose` and `forwardToLeader` say a write was refused before it reached the log (no
+ * leader here, a proposal dropped or overwritten, a full queue): it can never apply, so repeating
+ * it is safe. Any other rejection may come after the entry was appended.
+ */
+export class NotAppendedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotAppendedError';
+  }
 }

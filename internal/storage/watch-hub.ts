@@ -217,12 +217,10 @@ class HubWatcher implements Watcher {
     if (this.mode !== 'live') return;
     const current = this.source.currentRevision();
     const quiet = !this.queuedSinceTick;
-    this.queuedSinceTick = false;
-    if (current > this.coveredRevision) return;
-    if (current > this.announcedRevision || (quiet && current === this.announcedRevision)) {
+    if (current <= this.coveredRevision && (current > this.announcedRevision || (quiet && current === this.announcedRevision))) {
       this.enqueue({ type: 'progress', revision: revision(current) });
-      this.queuedSinceTick = false;
     }
+    this.queuedSinceTick = false;
   }
 
   private notify(): void {

@@ -1,4 +1,4 @@
-import { badRequest, StatusError } from '../../registry/errors/status-error.ts';
+import { badRequest, hasStatus } from '../../registry/errors/status-error.ts';
 import { deleteNamespace, type NamespaceStores } from '../../registry/core/namespace-deletion.ts';
 import type { DeleteOptions } from '../../registry/generic/store.ts';
 import { decodeJson, decodeYaml, readBody } from '../body.ts';
@@ -75,7 +75,7 @@ async function deleteNamespaceCollection(ctx: RequestContext, stores: NamespaceS
     try {
       items.push(await deleteNamespace(stores, name, opts));
     } catch (err) {
-      if (!(err instanceof StatusError && err.code === 404)) throw err;
+      if (!hasStatus(err, 404)) throw err;
     }
   }
   sendList(ctx, { ...list, items });

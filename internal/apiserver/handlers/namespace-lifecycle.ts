@@ -1,18 +1,15 @@
-import { notFound, StatusError } from '../../registry/errors/status-error.ts';
+import { hasStatus, notFound, StatusError } from '../../registry/errors/status-error.ts';
+import { refusesNewContent } from '../../registry/core/namespace-deletion.ts';
 import type { GenericStore } from '../../registry/generic/store.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
-import type { ResourceRegistry, ServedResource } from '../../registry/resource-registry.ts';
-
-function isTerminating(ns: KObject): boolean {
-  return ns.metadata.deletionTimestamp !== undefined || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating';
-}
+import type { ServedResource } from '../../registry/resource-registry.ts';
 
 /** The namespace as this replica holds it (resourceVersion "0"), or undefined when it holds none. */
 async function localNamespace(store: GenericStore, namespace: string): Promise<KObject | undefined> {
   try {
     return await store.get(undefined, namespace, '0');
   } catch (err) {
-    if (err instanceof StatusError && err.code === 404) return undefined;
+    if (hasStatus(err, 404)) return undefined;
     throw err;
   }
 }
@@ -25,20 +22,18 @@ async function localNamespace(store: GenericStore, namespace: string): Promise<K
  * (the namespace controller removes what lands late). A missing or terminating namespace is
  * confirmed by a consistent read first, so a replica that lags never refuses wrongly.
  */
-export async function checkNamespaceAcceptsObjects(deps: { registry: ResourceRegistry; stores: ReadonlyMap<ServedResource, GenericStore> }, served: ServedResource, namespace: string): Promise<void> {
-  const nsResource = deps.registry.find('', 'v1', 'namespaces');
-  const store = nsResource && deps.stores.get(nsResource);
+export async function checkNamespaceAcceptsObjects(store: GenericStore | undefined, served: ServedResource, namespace: string): Promise<void> {
   if (!store) return;
   const local = await localNamespace(store, namespace);
-  if (local !== undefined && !isTerminating(local)) return;
+  if (local !== undefined && !refusesNewContent(local)) return;
   let ns;
   try {
     ns = await store.get(undefined, namespace);
   } catch (err) {
-    if (err instanceof StatusError && err.code === 404) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (hasStatus(err, 404)) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     throw err;
   }
-  if (isTerminating(ns)) {
+  if (refusesNewContent(ns)) {
     const what = served.group === '' ? served.decl.plural : `${served.decl.plural}.${served.group}`;
     throw new StatusError(403, 'Forbidden', `${what} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, { group: served.group, kind: served.decl.plural });
   }

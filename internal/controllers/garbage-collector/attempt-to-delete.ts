@@ -1,21 +1,10 @@
-import { StatusError } from '../../registry/errors/status-error.ts';
 import { foregroundFinalizer, orphanFinalizer } from '../../registry/generic/delete.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { cachedOwnerClass, classifyOwners } from './classify-owners.ts';
 import type { CollectorContext } from './collector-context.ts';
 import { deletingDependents, type GraphNode } from './object-graph.ts';
-import { deleteWithPolicy, removeOwnerReferences, unblockOwnerReferences } from './object-writes.ts';
+import { deleteWithPolicy, getByUid, removeOwnerReferences, unblockOwnerReferences } from './object-writes.ts';
 import { ownerReferencesOf } from './owner-reference.ts';
-
-async function latestOf(node: GraphNode): Promise<KObject | undefined> {
-  try {
-    const obj = await node.store.get(node.namespace, node.name);
-    return obj.metadata.uid === node.uid ? obj : undefined;
-  } catch (err) {
-    if (err instanceof StatusError && err.code === 404) return undefined;
-    throw err;
-  }
-}
 
 function policyOf(obj: KObject): 'Orphan' | 'Foreground' | 'Background' {
   const finalizers = obj.metadata.finalizers ?? [];
@@ -38,7 +27,7 @@ export async function attemptToDelete(ctx: CollectorContext, node: GraphNode): P
   // The common case, and every object after a rebuild: all owners live as far as the graph
   // knows. Nothing to do, and no reads (a later change of an owner queues this object again).
   if (node.owners.every((ref) => cachedOwnerClass(ctx, node.store, node.namespace, ref) === 'solid')) return;
-  const latest = await latestOf(node);
+  const latest = await getByUid(node.store, node.namespace, node.name, node.uid);
   if (!latest || latest.metadata.deletionTimestamp !== undefined) return;
   const refs = ownerReferencesOf(latest);
   if (refs.length === 0) return;

@@ -1,8 +1,8 @@
 import type { GenericStore } from '../../registry/generic/store.ts';
-import { StatusError } from '../../registry/errors/status-error.ts';
 import { foregroundFinalizer } from '../../registry/generic/delete.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import type { ObjectGraph } from './object-graph.ts';
+import { getByUid } from './object-writes.ts';
 import type { OwnerReference } from './owner-reference.ts';
 import type { ResourceIndex } from './resource-index.ts';
 
@@ -40,17 +40,6 @@ export function cachedOwnerClass(ctx: ClassifyContext, store: GenericStore, name
   return cached.terminating && cached.finalizers.includes(foregroundFinalizer) ? 'waiting' : 'solid';
 }
 
-/** The owner as stored now (a consistent read), or undefined when it is verified absent. */
-async function freshOwner(ownerStore: GenericStore, namespace: string | undefined, ref: OwnerReference): Promise<KObject | undefined> {
-  try {
-    const owner = await ownerStore.get(namespace, ref.name);
-    return owner.metadata.uid === ref.uid ? owner : undefined;
-  } catch (err) {
-    if (err instanceof StatusError && err.code === 404) return undefined;
-    throw err;
-  }
-}
-
 /**
  * Classifies the owner references of `dependent` (as just read from `store`). A namespaced
  * owner is looked for in the dependent's namespace, as Kubernetes does: one elsewhere counts as
@@ -75,7 +64,7 @@ export async function classifyOwners(ctx: ClassifyContext, store: GenericStore, 
       out[cached].push(ref);
       continue;
     }
-    const owner = await freshOwner(ownerStore, ownerStore.decl.namespaced ? namespace : undefined, ref);
+    const owner = await getByUid(ownerStore, ownerStore.decl.namespaced ? namespace : undefined, ref.name, ref.uid);
     if (owner === undefined) out.dangling.push(ref);
     else (isWaiting(owner) ? out.waiting : out.solid).push(ref);
   }

@@ -1,6 +1,6 @@
 import type { GenericStore } from '../../registry/generic/store.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
-import { StatusError } from '../../registry/errors/status-error.ts';
+import { hasStatus } from '../../registry/errors/status-error.ts';
 
 /** The field manager the collector's writes are recorded under. */
 export const fieldManager = 'garbage-collector';
@@ -67,6 +67,20 @@ export async function ignoreNotFound(write: Promise<void>): Promise<void> {
   try {
     await write;
   } catch (err) {
-    if (!(err instanceof StatusError && err.code === 404)) throw err;
+    if (!hasStatus(err, 404)) throw err;
+  }
+}
+
+/**
+ * The object named `name` as stored now (a consistent read), or undefined when it is absent or
+ * the name now holds another object (a different uid).
+ */
+export async function getByUid(store: GenericStore, namespace: string | undefined, name: string, uid: string): Promise<KObject | undefined> {
+  try {
+    const obj = await store.get(namespace, name);
+    return obj.metadata.uid === uid ? obj : undefined;
+  } catch (err) {
+    if (hasStatus(err, 404)) return undefined;
+    throw err;
   }
 }

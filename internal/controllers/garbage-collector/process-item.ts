@@ -1,4 +1,4 @@
-import { StatusError } from '../../registry/errors/status-error.ts';
+import { hasStatus } from '../../registry/errors/status-error.ts';
 import { attemptToDelete } from './attempt-to-delete.ts';
 import type { CollectorContext } from './collector-context.ts';
 import { deletingDependents, orphaningDependents, type GraphNode } from './object-graph.ts';
@@ -33,9 +33,9 @@ export async function runWorker(ctx: CollectorContext, log: (message: string, er
       await processItem(ctx, uid);
       ctx.queue.forget(uid);
     } catch (err) {
-      if (err instanceof StatusError && err.code === 404) ctx.queue.forget(uid);
+      if (hasStatus(err, 404)) ctx.queue.forget(uid);
       else {
-        if (!(err instanceof StatusError && err.code === 409)) log(`garbage collector: handling ${uid} failed; will retry`, err);
+        if (!hasStatus(err, 409)) log(`garbage collector: handling ${uid} failed; will retry`, err);
         ctx.queue.retry(uid);
       }
     } finally {

@@ -1,14 +1,24 @@
 import type { KObject } from '../schema/declaration.ts';
 import { conflict, CONFLICT_MODIFIED, notFound } from '../errors/status-error.ts';
 import { decodeKeyValue, encodeObject } from '../generic/codec.ts';
+import { checkPreconditions } from '../generic/delete.ts';
 import { objectKey } from '../generic/keys.ts';
 import { nowTimestamp } from '../generic/object-lifecycle.ts';
 import type { DeleteOptions, GenericStore } from '../generic/store.ts';
+import type { ResourceRegistry, ServedResource } from '../resource-registry.ts';
 
 /** The stores a namespace deletion works across: the namespaces store and every namespaced one. */
 export interface NamespaceStores {
   readonly namespaces: GenericStore;
   readonly namespaced: readonly GenericStore[];
+}
+
+/** The NamespaceStores among the served `stores`, or undefined when namespaces are not served. */
+export function namespaceStoresOf(registry: ResourceRegistry, stores: ReadonlyMap<ServedResource, GenericStore>): NamespaceStores | undefined {
+  const served = registry.find('', 'v1', 'namespaces');
+  const namespaces = served && stores.get(served);
+  if (!namespaces) return undefined;
+  return { namespaces, namespaced: [...stores].filter(([r]) => r.decl.namespaced).map(([, s]) => s) };
 }
 
 /** The spec finalizer every namespace gets on create: the namespace controller removes it once the namespace is empty. */
@@ -23,6 +33,11 @@ export function specFinalizers(ns: KObject): string[] {
 /** Whether a namespace is terminating (deletionTimestamp set). */
 export function isTerminating(ns: KObject): boolean {
   return ns.metadata.deletionTimestamp !== undefined;
+}
+
+/** Whether a namespace takes no new objects: terminating, or its status already says Terminating. */
+export function refusesNewContent(ns: KObject): boolean {
+  return isTerminating(ns) || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating';
 }
 
 /** Whether a terminating namespace may leave storage: no spec finalizer and no metadata finalizer remains. */
@@ -71,17 +86,6 @@ export async function finalizeNamespace(store: GenericStore, name: string, final
     const next = finalizers(specFinalizers(ns));
     ns.spec = { ...(ns.spec as object | undefined), finalizers: next };
   });
-}
-
-function checkPreconditions(store: GenericStore, ns: KObject, opts: DeleteOptions): void {
-  const p = opts.preconditions;
-  const name = ns.metadata.name ?? '';
-  if (p?.uid !== undefined && p.uid !== ns.metadata.uid) {
-    throw conflict(store.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${ns.metadata.uid ?? ''}`);
-  }
-  if (p?.resourceVersion !== undefined && p.resourceVersion !== ns.metadata.resourceVersion) {
-    throw conflict(store.gr, name, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${ns.metadata.resourceVersion ?? ''}`);
-  }
 }
 
 function markTerminating(ns: KObject): void {

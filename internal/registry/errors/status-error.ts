@@ -101,12 +101,17 @@ export function gone(message: string): StatusError {
   return new StatusError(410, 'Expired', message);
 }
 
-/** 504: the requested resourceVersion is newer than this replica; clients retry after a second. */
-export function tooLargeResourceVersion(requested: number, current: number): StatusError {
-  return new StatusError(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`, {
+/** 504: the requested resourceVersion is newer than this replica (the store's `message` says by how much); clients retry after a second. */
+export function tooLargeResourceVersion(message: string): StatusError {
+  return new StatusError(504, 'Timeout', message, {
     causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
     retryAfterSeconds: 1,
   });
+}
+
+/** Whether `err` is a StatusError with HTTP status `code` (404: the object is gone, 409: a lost race). */
+export function hasStatus(err: unknown, code: number): err is StatusError {
+  return err instanceof StatusError && err.code === code;
 }
 
 /** 503: the store cannot serve the request now. */

@@ -2,7 +2,7 @@
 // its managedFields; the store runs the usual update (or create) path over it.
 import { apply, ApplyConflictError, PatchError } from '../../patch/index.ts';
 import type { ApplyResult } from '../../patch/index.ts';
-import { notFound, StatusError } from '../errors/status-error.ts';
+import { hasStatus, notFound, StatusError } from '../errors/status-error.ts';
 import type { KObject } from '../schema/declaration.ts';
 import { objectPatchSchema } from '../schema/patch-schema.ts';
 import { cloneObject } from './codec.ts';
@@ -53,10 +53,6 @@ function runApply(store: GenericStore, live: KObject | null, req: ApplyRequest):
   }
 }
 
-function isNotFound(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 404;
-}
-
 async function createByApply(store: GenericStore, namespace: string | undefined, req: ApplyRequest): Promise<WriteResult> {
   if (req.subresource) throw notFound(store.gr, req.applied.metadata.name ?? '');
   await req.beforeCreate();
@@ -85,7 +81,7 @@ export async function serverSideApply(store: GenericStore, namespace: string | u
   try {
     return await update();
   } catch (err) {
-    if (!isNotFound(err)) throw err;
+    if (!hasStatus(err, 404)) throw err;
   }
   try {
     return await createByApply(store, namespace, req);

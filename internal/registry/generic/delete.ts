@@ -43,7 +43,8 @@ function checkOptions(opts: DeleteOptions): void {
   }
 }
 
-function checkPreconditions(store: GenericStore, obj: KObject, opts: DeleteOptions): void {
+/** 409 unless the object matches the delete's uid and resourceVersion preconditions (empty ones are none). */
+export function checkPreconditions(store: GenericStore, obj: KObject, opts: DeleteOptions): void {
   const name = obj.metadata.name ?? '';
   const p = opts.preconditions;
   if (p?.uid && p.uid !== obj.metadata.uid) throw conflict(store.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
@@ -65,7 +66,7 @@ function wantedGcFinalizer(finalizers: readonly string[], opts: DeleteOptions): 
 }
 
 /** The finalizers after a delete: the other finalizers kept in order, the wanted GC finalizer last. */
-export function finalizersAfterDelete(finalizers: readonly string[], opts: DeleteOptions): string[] {
+function finalizersAfterDelete(finalizers: readonly string[], opts: DeleteOptions): string[] {
   const wanted = wantedGcFinalizer(finalizers, opts);
   const next = finalizers.filter((f) => f !== orphanFinalizer && f !== foregroundFinalizer);
   if (wanted !== undefined) next.push(wanted);

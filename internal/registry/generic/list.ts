@@ -41,14 +41,10 @@ async function startOf(storage: Storage, prefix: string, query: ListQuery): Prom
   if (plan.kind !== 'continue') return readOptionsFor(storage, plan);
   // Continue-token Exact: every chunk reads at the first chunk's revision, on any replica.
   const pos = decodeContinue(plan.token, prefix);
-  try {
-    return { ...(await readOptionsFor(storage, { kind: 'exact', revision: pos.revision })), startKey: pos.startKey, fromToken: true };
-  } catch (err) {
-    throw expiredToken(err);
-  }
+  return { ...(await readOptionsFor(storage, { kind: 'exact', revision: pos.revision })), startKey: pos.startKey, fromToken: true };
 }
 
-/** A compacted token revision is Kubernetes' "continue parameter is too old" 410 Expired. */
+/** A token revision compacted away (found when its pages are read) is Kubernetes' "continue parameter is too old" 410 Expired. */
 function expiredToken(err: unknown): unknown {
   if (!(err instanceof StorageError) || err.code !== 'Compacted') return err;
   return gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');

@@ -27,10 +27,16 @@ export interface WatchPlan {
   readonly initialEventsEndBookmark: boolean;
 }
 
+/** The revision a resourceVersion names, or undefined when it is not a (safe) non-negative integer. */
+export function revisionOf(value: string): Revision | undefined {
+  return /^\d+$/.test(value) && Number.isSafeInteger(Number(value)) ? revision(Number(value)) : undefined;
+}
+
 /** Parses a resourceVersion query value into a revision (400 when it is not a number). */
 export function parseResourceVersion(value: string): Revision {
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw badRequest(`invalid resource version: "${value}"`, [{ reason: 'FieldValueInvalid', message: `Invalid value: "${value}"`, field: 'resourceVersion' }]);
-  return revision(Number(value));
+  const rev = revisionOf(value);
+  if (rev === undefined) throw badRequest(`invalid resource version: "${value}"`, [{ reason: 'FieldValueInvalid', message: `Invalid value: "${value}"`, field: 'resourceVersion' }]);
+  return rev;
 }
 
 /** The read plan of a get. */

@@ -6,6 +6,7 @@ import {
   gone,
   internalError,
   StatusError,
+  tooLargeResourceVersion,
   unavailable,
   type GroupResource,
 } from '../errors/status-error.ts';
@@ -27,10 +28,7 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string): St
     case 'Compacted':
       return gone(`The resourceVersion for the provided request is too old: ${err.message}`);
     case 'RevisionTooLarge':
-      return new StatusError(504, 'Timeout', err.message, {
-        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-        retryAfterSeconds: 1,
-      });
+      return tooLargeResourceVersion(err.message);
     case 'Indeterminate':
       // 504, never 503: clients take 503 to mean "not applied" and may repeat a create.
       return new StatusError(504, 'Timeout', `the write may or may not have been applied: ${err.message}`, { retryAfterSeconds: 1 });

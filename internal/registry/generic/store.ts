@@ -7,8 +7,8 @@ import { cloneObject, decodeKeyValue, encodeObject } from './codec.ts';
 import { collectionPrefix, objectKey } from './keys.ts';
 import { listObjects, type ListQuery } from './list.ts';
 import { patchRetriesMax } from './limits.ts';
-import { nowTimestamp, prepareCreateMetadata, prepareUpdateMetadata, runCreateStrategy, runUpdateStrategy, type WriteContext } from './object-lifecycle.ts';
-import { planGet, readOptionsFor } from './resource-version.ts';
+import { prepareCreateMetadata, prepareUpdateMetadata, runCreateStrategy, runUpdateStrategy, type WriteContext } from './object-lifecycle.ts';
+import { planGet, readOptionsFor, revisionOf } from './resource-version.ts';
 import { sameContent, stableStringify } from './stable-json.ts';
 import { toStatusError } from './storage-errors.ts';
 import { deleteObject, type DeleteOptions } from './delete.ts';
@@ -135,23 +135,6 @@ export class GenericStore {
     return this.guard(name, () => deleteObject(this, namespace, name, opts));
   }
 
-  /**
-   * Sets deletionTimestamp (when unset) and applies `mutate`, keeping the object: the first step
-   * of a deletion that other work must finish (a namespace's objects). 409 on a lost race.
-   */
-  async markForDeletion(namespace: string | undefined, name: string, mutate: (obj: KObject) => void): Promise<KObject> {
-    return this.guard(name, async () => {
-      const key = objectKey(this.decl, namespace, name);
-      const current = await this.storage.get(key);
-      if (!current) throw notFound(this.gr, name);
-      const obj = this.withType(decodeKeyValue(current));
-      obj.metadata.deletionTimestamp ??= nowTimestamp();
-      mutate(obj);
-      const kv = await this.storage.update(key, encodeObject(obj), { expectedRevision: current.modRevision });
-      return this.withType(decodeKeyValue(kv));
-    });
-  }
-
   /** Deletes every object matching the query's selectors; returns the list of deleted objects. */
   async deleteCollection(namespace: string | undefined, query: ListQuery, opts: DeleteOptions): Promise<ListObject> {
     const list = await this.list(namespace, { labelSelector: query.labelSelector, fieldSelector: query.fieldSelector });
@@ -193,7 +176,6 @@ export class GenericStore {
     };
   }
 
-  /** The update path shared by PUT and PATCH. Throws raw StorageError Conflict so patch may retry. */
   /**
    * The stored object an update starts from. An update pinned to a resourceVersion this replica
    * has applied, and still holds the object at, may start from the local state: the write is
@@ -203,14 +185,15 @@ export class GenericStore {
    * saves a ReadIndex round.
    */
   private async currentForUpdate(key: string, requested: string | undefined): Promise<KeyValue | null> {
-    const pinned = requested !== undefined && /^[1-9][0-9]{0,15}$/.test(requested) ? Number(requested) : 0;
-    if (pinned > 0 && this.storage.localRevision() >= pinned) {
+    const pinned = requested === undefined ? undefined : revisionOf(requested);
+    if (pinned !== undefined && pinned > 0 && this.storage.localRevision() >= pinned) {
       const local = await this.storage.get(key, { consistency: 'local' });
       if (local !== null && local.modRevision === pinned) return local;
     }
     return this.storage.get(key);
   }
 
+  /** The update path shared by PUT and PATCH. Throws raw StorageError Conflict so patch may retry. */
   private async updateFrom(current: KeyValue, input: KObject, opts: WriteOptions): Promise<WriteResult> {
     const old = this.withType(decodeKeyValue(current));
     const name = old.metadata.name ?? '';

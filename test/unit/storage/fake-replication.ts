@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openReplicatedStorage } from '../../../internal/storage/open-replicated-storage.ts';
 import type { ReplicatedStorage } from '../../../internal/storage/replicated-storage.ts';
-import type { ReplicationLog } from '../../../internal/storage/replication-log.ts';
+import { NotAppendedError, type ReplicationLog } from '../../../internal/storage/replication-log.ts';
 
 /** Options of the fake cluster. */
 export interface FakeClusterOptions {
@@ -132,11 +132,11 @@ class FakeLog implements ReplicationLog {
   }
 
   async propose(data: Uint8Array): Promise<void> {
-    if (!this.isLeader()) throw Object.assign(new Error('not the leader'), { code: 'NotLeader' });
+    if (!this.isLeader()) throw new NotAppendedError('not the leader');
     const index = this.cluster.append(data);
     if (this.cluster.dropNextAnswer) {
       this.cluster.dropNextAnswer = false;
-      throw Object.assign(new Error('proposal dropped'), { code: 'ProposalDropped' });
+      throw new NotAppendedError('proposal dropped');
     }
     await this.cluster.appliedAtLeast(this.id, index);
   }
@@ -146,7 +146,8 @@ class FakeLog implements ReplicationLog {
     const fault = this.cluster.forwardFault;
     if (fault !== null) {
       if (fault.applied) await this.cluster.storage(this.cluster.leader).handleForwarded(data);
-      throw Object.assign(new Error(`forward failed: ${fault.code}`), { code: fault.code });
+      // As the Raft glue (raft-storage.ts): a refusal before the append is NotAppendedError.
+      throw fault.code === 'NotLeader' ? new NotAppendedError(`forward refused: ${fault.code}`) : new Error(`forward failed: ${fault.code}`);
     }
     return this.cluster.storage(this.cluster.leader).handleForwarded(data);
   }
