@@ -30,6 +30,7 @@ export class RaftNode extends EventEmitter {
   private transport!: Transport;
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
+  private readyAwaitingPersist = false;
   private stopped = false;
   private ticks = 0;
   private applied: Index;
@@ -280,15 +281,46 @@ export class RaftNode extends EventEmitter {
   }
 
   private handleReadies(): void {
-    if (this.stopped) return;
+    // A leader's Ready waiting for its persist turn must be advanced before the next one is taken.
+    if (this.stopped || this.readyAwaitingPersist) return;
     while (this.reads.wantsRound()) this.askReadIndex(this.reads.startRound(this.ticks));
     for (let n = 0; this.raw.hasReady(); n++) {
       if (n === limits.readiesPerTurnMax) {
         this.schedule(); // let timers and I/O run; continue on the next turn
         return;
       }
-      this.handleReady(this.raw.ready());
+      const rd = this.raw.ready();
+      if (this.leadsAfter(rd) && rd.entries.length > 0 && rd.snapshot === null) {
+        this.replicateThenPersist(rd);
+        return;
+      }
+      this.handleReady(rd);
     }
+  }
+
+  /** Whether this node leads once `rd`'s soft state is taken in. */
+  private leadsAfter(rd: Ready): boolean {
+    return (rd.softState?.role ?? this.role) === 'leader';
+  }
+
+  /**
+   * A leader's new entries go to the followers before its own disk write, which then runs on the
+   * next turn, after the transport wrote them out: the leader's fsync overlaps the network and the
+   * followers' fsyncs instead of preceding them. Safe because the core counts the leader's own
+   * entries only at advance(), after the persist (Raft thesis §10.2.1).
+   */
+  private replicateThenPersist(rd: Ready): void {
+    // Proposals made while this Ready waits belong to the next one: match this one's now.
+    this.proposals.onAppended(rd.entries);
+    this.transport.send(rd.messages.filter((m) => m.to !== this.id));
+    this.transport.flush();
+    this.readyAwaitingPersist = true;
+    setImmediate(() => {
+      this.readyAwaitingPersist = false;
+      if (this.stopped) return;
+      this.handleReady(rd, { replicated: true });
+      this.schedule();
+    });
   }
 
   /** Hands one read round to the core (which sends it to the leader); a refusal fails the round. */
@@ -301,13 +333,14 @@ export class RaftNode extends EventEmitter {
     }
   }
 
-  private handleReady(rd: Ready): void {
+  /** Persist, send, apply, advance; `replicated`: proposals were matched and messages sent when `rd` was taken. */
+  private handleReady(rd: Ready, opts: { replicated: boolean } = { replicated: false }): void {
     const leaderChanged = rd.softState !== null && rd.softState.lead !== this.lead;
     if (rd.softState) {
       this.lead = rd.softState.lead;
       this.role = rd.softState.role;
     }
-    this.proposals.onAppended(rd.entries);
+    if (!opts.replicated) this.proposals.onAppended(rd.entries);
     if (rd.snapshot || rd.entries.length > 0 || rd.hardState) {
       const replaced = this.storage.persist(rd);
       this.persistTransactions++;
@@ -320,7 +353,11 @@ export class RaftNode extends EventEmitter {
       this.proposals.onSnapshotApplied(this.applied);
     }
     const local = rd.messages.filter((m) => m.to === this.id);
-    this.transport.send(local.length === 0 ? rd.messages : rd.messages.filter((m) => m.to !== this.id));
+    if (!opts.replicated) {
+      this.transport.send(local.length === 0 ? rd.messages : rd.messages.filter((m) => m.to !== this.id));
+      // Out before applying: a commit reaches the followers (and an ack the leader) while this replica applies.
+      this.transport.flush();
+    }
     this.applyCommitted(rd.committedEntries);
     this.reads.onReadStates(rd.readStates, this.applied);
     this.raw.advance(rd);

@@ -68,7 +68,8 @@ export class PeerClient {
     return true;
   }
 
-  private flush(): void {
+  /** Writes what is queued to the stream (in batches) unless the stream is waiting to drain. */
+  flush(): void {
     if (this.closed || this.waitingDrain || this.queue.length === 0) return;
     const stream = this.stream ?? this.open();
     while (this.queue.length > 0) {

@@ -158,6 +158,11 @@ export class Transport {
     for (const id of unreachable) this.opts.handlers.onUnreachable(id);
   }
 
+  /** Hands every queued message to its peer stream now instead of at the end of the turn. */
+  flush(): void {
+    for (const peer of this.peers.values()) peer.flush();
+  }
+
   /**
    * Forwards a command to peer `to`'s handler, batched with the others forwarded to it in the
    * same turn (PeerClient.forward). Rejects with RaftNodeError.

@@ -162,7 +162,11 @@ export class Raft {
     this.appendEntries([{ term: term(0), index: index(0), type: 'normal', data: new Uint8Array(0) }]);
   }
 
-  /** Leader: appends entries of its term, acks them for itself, and commits what it can. */
+  /**
+   * Leader: appends entries of its term. It does not count them for itself yet: they are not on
+   * its disk until the driver persists the Ready that carries them (see ackOwnAppend), so a
+   * commit until then needs a quorum of followers that persisted them (Raft thesis §10.2.1).
+   */
   appendEntries(ents: readonly Entry[]): void {
     let li = this.log.lastIndex();
     const stamped = ents.map((e) => {
@@ -170,8 +174,16 @@ export class Raft {
       return { ...e, term: this.term, index: li };
     });
     this.log.append(stamped);
-    this.trk.progress.get(this.id)?.maybeUpdate(this.log.lastIndex());
-    this.maybeCommit();
+  }
+
+  /**
+   * Leader: the driver persisted its log up to `last` (of term `lastTerm`): it counts for itself
+   * from now on, and what a quorum now holds commits. A leadership lost meanwhile ignores it.
+   */
+  ackOwnAppend(last: Index, lastTerm: Term): void {
+    if (this.role !== 'leader' || lastTerm !== this.term) return;
+    if (!this.trk.progress.get(this.id)?.maybeUpdate(last)) return;
+    if (this.maybeCommit()) bcastAppend(this);
   }
 
   /** Leader: advances the commit to what a quorum matched (current-term rule, Raft §5.4.2). */

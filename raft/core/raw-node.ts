@@ -12,6 +12,9 @@ import type { ConfChange, ConfState, EntryType, HardState, Message, NodeId, Read
  * outputs come out as Ready batches. Synchronous and deterministic; not thread-safe by design.
  * Ready contract: persist snapshot, entries and hardState, then send messages, then apply
  * committedEntries and answer readStates, then call advance(rd) before the next ready().
+ * One exception (Raft thesis §10.2.1): while this node leads, its messages may be sent before
+ * the Ready is persisted, because a leader counts its own entries only once advance(rd) says
+ * they are durable. Steps (incoming messages, proposals) may come between ready() and advance().
  */
 export class RawNode {
   private readonly r: Raft;
@@ -125,11 +128,15 @@ export class RawNode {
     return rd;
   }
 
-  /** Records that rd was persisted, sent and applied. */
+  /** Records that rd was persisted, sent and applied; a leader counts the entries it persisted for itself from now on. */
   advance(rd: Ready): void {
     const r = this.r;
     const lastEntry = rd.entries[rd.entries.length - 1];
-    if (lastEntry !== undefined) r.log.stableTo(lastEntry.index, lastEntry.term);
+    if (lastEntry !== undefined) {
+      r.log.stableTo(lastEntry.index, lastEntry.term);
+      // Only now are the leader's own entries durable, so only now do they count towards a commit.
+      r.ackOwnAppend(lastEntry.index, lastEntry.term);
+    }
     if (rd.snapshot !== null) {
       r.log.stableSnapTo(rd.snapshot.metadata.index);
       r.log.appliedTo(rd.snapshot.metadata.index);

@@ -14,6 +14,10 @@ import { SimNode } from './sim-node.ts';
 import type { CrashPoint } from './sim-node.ts';
 import type { FaultPlan } from './faults.ts';
 
+/** Most steps a leader's disk write may lag behind sending its Ready (the driver persists after sending). */
+const leaderPersistLagStepsMax = 3;
+/** How often a leader's disk write lags at all (a slow disk now and then, not always). */
+const leaderPersistLagChance = 0.2;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -68,6 +72,7 @@ export class Cluster {
       invariants: this.invariants,
       send: (m: Message) => this.send(m),
       crashesAt: (id: NodeId, point: CrashPoint, rd: Ready) => this.crashesAt(id, point, rd),
+      persistLagSteps: () => (this.faults.chance(leaderPersistLagChance) ? this.faults.between(1, leaderPersistLagStepsMax) : 0),
       readAnswered: (id: NodeId, rs: ReadState) => this.readAnswered(id, rs),
       applied: (id: NodeId, e: Entry) => this.noteApplied(id, e),
     };
@@ -226,7 +231,8 @@ export class Cluster {
 
   private crashesAt(id: NodeId, point: CrashPoint, rd: Ready): boolean {
     if (!this.chaos || rd.messages.length === 0) return false;
-    const p = point === 'afterPersist'
+    const p = point === 'sentBeforePersist' ? this.plan.leaderCrashAfterPersist
+      : point === 'afterPersist'
       ? (this.node(id).role === 'leader' ? this.plan.leaderCrashAfterPersist : this.plan.crashAfterPersist)
       : rd.messages.some((m) => m.type === 'voteResp' && !m.reject) ? this.plan.crashAfterVote : 0;
     if (!this.faults.chance(p)) return false;

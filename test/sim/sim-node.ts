@@ -12,14 +12,16 @@ import type { ConfState, Entry, Message, NodeId, ReadState, Ready, Role } from '
 import { SimViolation, entryKey } from './invariants.ts';
 import type { Invariants } from './invariants.ts';
 
-/** Where inside one Ready a node may die. */
-export type CrashPoint = 'afterPersist' | 'afterSend';
+/** Where inside one Ready a node may die ('sentBeforePersist': a leader whose appends left before its own disk write). */
+export type CrashPoint = 'afterPersist' | 'afterSend' | 'sentBeforePersist';
 
 /** What a node needs from the cluster around it. */
 export interface NodeEnv {
   readonly invariants: Invariants;
   /** Puts a message on the network. */
   send(m: Message): void;
+  /** Steps a leader's disk write lags behind sending its Ready (drawn from the fault stream; 0 = at once). */
+  persistLagSteps(node: NodeId): number;
   /** Whether the process dies at `point` while handling `rd` (drawn from the fault stream). */
   crashesAt(node: NodeId, point: CrashPoint, rd: Ready): boolean;
   /** A ReadState came out of a Ready. */
@@ -57,6 +59,8 @@ export class SimNode {
   role: Role = 'follower';
   lead: NodeId = '';
   /** The term of the leadership this node holds, when role is leader. */
+  /** A leader's Ready already sent whose disk write lags `steps` more steps (lost in a crash). */
+  private unpersisted: { rd: Ready; steps: number } | null = null;
   leaderTerm = 0;
 
   /** A server whose disk is `disk`; it is down until start(). */
@@ -96,6 +100,7 @@ export class SimNode {
   /** Kills the process: everything but the disk is lost. */
   crash(): void {
     this.raw = null;
+    this.unpersisted = null;
     this.stateMachine = [];
     this.role = 'follower';
     this.lead = '';
@@ -104,11 +109,21 @@ export class SimNode {
 
   /** Handles Ready batches until none is left; returns false if the process died doing so. */
   handleReadies(): boolean {
+    const lagging = this.unpersisted;
+    if (lagging !== null) {
+      if (lagging.steps > 0) {
+        lagging.steps--;
+        return true;
+      }
+      this.unpersisted = null;
+      if (this.raw === null || !this.finish(this.raw, lagging.rd, true)) return false;
+    }
     for (let round = 0; round < readyRoundsMax; round++) {
       const raw = this.raw;
       if (raw === null) return false;
       if (!raw.hasReady()) return true;
       if (!this.handleOne(raw, raw.ready())) return false;
+      if (this.unpersisted !== null) return true;
     }
     throw new SimViolation('ready loop', `${this.id} still has a Ready after ${readyRoundsMax} rounds`);
   }
@@ -124,6 +139,23 @@ export class SimNode {
   }
 
   private handleOne(raw: RawNode, rd: Ready): boolean {
+    // As raft/node.ts: a leader sends its new entries before writing them (Raft thesis §10.2.1).
+    const sendsFirst = (rd.softState?.role ?? this.role) === 'leader' && rd.entries.length > 0 && rd.snapshot === null;
+    if (sendsFirst) {
+      this.sendAll(rd);
+      if (this.env.crashesAt(this.id, 'sentBeforePersist', rd)) return this.die();
+      // A slow disk: messages (even acks of these entries) may be stepped before the write lands.
+      const steps = this.env.persistLagSteps(this.id);
+      if (steps > 0) {
+        this.unpersisted = { rd, steps: steps - 1 };
+        return true;
+      }
+    }
+    return this.finish(raw, rd, sendsFirst);
+  }
+
+  /** The rest of a Ready from the persist on; `sent`: its messages already left. */
+  private finish(raw: RawNode, rd: Ready, sent: boolean): boolean {
     this.persist(rd);
     if (rd.softState !== null) this.noteSoftState(rd.softState.role, rd.softState.lead);
     else if (this.role === 'leader' && this.disk.initialState().hardState.term !== this.leaderTerm) {
@@ -131,15 +163,21 @@ export class SimNode {
       this.noteSoftState('leader', this.id);
     }
     if (this.env.crashesAt(this.id, 'afterPersist', rd)) return this.die();
-    for (const m of rd.messages) {
-      if (m.type === 'voteResp' && !m.reject) this.env.invariants.voteGranted(m.from, m.to, m.term);
-      this.env.send(m);
+    if (!sent) {
+      this.sendAll(rd);
+      if (this.env.crashesAt(this.id, 'afterSend', rd)) return this.die();
     }
-    if (this.env.crashesAt(this.id, 'afterSend', rd)) return this.die();
     for (const e of rd.committedEntries) this.apply(raw, e);
     for (const rs of rd.readStates) this.env.readAnswered(this.id, rs);
     raw.advance(rd);
     return true;
+  }
+
+  private sendAll(rd: Ready): void {
+    for (const m of rd.messages) {
+      if (m.type === 'voteResp' && !m.reject) this.env.invariants.voteGranted(m.from, m.to, m.term);
+      this.env.send(m);
+    }
   }
 
   private persist(rd: Ready): void {

@@ -155,3 +155,54 @@ test('local-only message types are refused from the network', () => {
     assert.throws(() => net.node('a').step(makeMessage({ type, from: 'b', to: 'a' })), /local message/);
   }
 });
+
+/** Takes the leader's next Ready without persisting it; returns it and the appends it would send. */
+function readyWithoutPersisting(net: Net, leader: string): { rd: ReturnType<RawNode['ready']>; appends: ReturnType<RawNode['ready']>['messages'] } {
+  const rd = net.node(leader).ready();
+  return { rd, appends: rd.messages.filter((m) => m.type === 'app' && m.entries.length > 0) };
+}
+
+/** Persists `rd` on `id`'s disk the way the driver does, then advances the node. */
+function persistAndAdvance(net: Net, id: string, rd: ReturnType<RawNode['ready']>): void {
+  const p = net.peer(id);
+  if (rd.entries.length > 0) p.storage.append(rd.entries);
+  if (rd.hardState) p.storage.setHardState(rd.hardState);
+  net.node(id).advance(rd);
+}
+
+/** Delivers `m` to its follower, which persists and acks; returns the follower's ack. */
+function followerAcks(net: Net, m: ReturnType<RawNode['ready']>['messages'][number]): ReturnType<RawNode['ready']>['messages'][number] {
+  net.node(m.to).step(m);
+  const rd = net.node(m.to).ready();
+  persistAndAdvance(net, m.to, rd);
+  const ack = rd.messages.find((x) => x.type === 'appResp' && !x.reject);
+  assert.ok(ack, `${m.to} acks the append`);
+  return ack;
+}
+
+test('a leader sending its appends before persisting them does not count its own unpersisted entry: one follower\'s ack does not commit (Raft thesis §10.2.1)', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc('x'));
+  const { rd, appends } = readyWithoutPersisting(net, 'a');
+  const target = rd.entries[rd.entries.length - 1]!.index;
+  const toB = appends.find((m) => m.to === 'b');
+  assert.ok(toB);
+  net.node('a').step(followerAcks(net, toB));
+  assert.ok(net.node('a').status().commit < target, 'one durable copy (b) is not a quorum');
+  // Once the leader's own write is durable, leader + b are a quorum.
+  persistAndAdvance(net, 'a', rd);
+  assert.equal(net.node('a').status().commit, target);
+});
+
+test('a quorum of followers commits an entry the leader has not persisted yet (Raft thesis §10.2.1)', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc('y'));
+  const { rd, appends } = readyWithoutPersisting(net, 'a');
+  const target = rd.entries[rd.entries.length - 1]!.index;
+  for (const m of appends) net.node('a').step(followerAcks(net, m));
+  assert.equal(net.node('a').status().commit, target, 'b and c persisted it: a majority');
+  persistAndAdvance(net, 'a', rd);
+  assert.equal(net.node('a').status().commit, target);
+});
