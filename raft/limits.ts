@@ -48,6 +48,8 @@ export const snapshotTransferTimeoutMs = 10 * 60_000;
 export const readiesPerTurnMax = 64;
 /** Largest proposal accepted (well below grpcMessageBytesMax, so one entry always fits a message). */
 export const proposalBytesMax = 16 * 1024 * 1024;
+/** Commands relayed to the leader (proposeViaLeader) and not settled at once; more are refused with QueueFull. */
+export const relayedProposalsMax = 65_536;
 /** Proposals awaiting commit at once; more are refused with QueueFull. */
 export const pendingProposalsMax = 65_536;
 /** Reads waiting for a read index at once; more are refused with QueueFull. */

@@ -26,6 +26,8 @@ export type { RaftNodeMetrics, RaftNodeOptions, StateMachineHooks } from './node
 /** A node of the Raft group. Emits 'leader-change' (leader: NodeId | null, term: number). */
 export class RaftNode extends EventEmitter {
   private readonly proposals = new ProposalTracker();
+  /** Commands handed to the leader by proposeViaLeader and not settled yet (proposed again to each new leader). */
+  private readonly relayed = new Set<{ readonly data: Uint8Array }>();
   private readonly reads = new ReadIndexBatcher(limits.readIndexTimeoutTicks);
   private transport!: Transport;
   private timer: NodeJS.Timeout | null = null;
@@ -160,6 +162,34 @@ export class RaftNode extends EventEmitter {
     }
     this.schedule();
     return promise;
+  }
+
+  /**
+   * Hands a command to the leader as a proposal on the Raft stream (etcd's MsgProp): a follower's
+   * core sends it in the next Ready, a leader's appends it. No answer comes back: the caller
+   * learns the outcome by applying the entry, so the command must carry its own identity and a
+   * duplicate must be harmless. Until `settle()`, the command is proposed again to every new
+   * leader, and kept while no leader is known. Throws RaftNodeError TooLarge, QueueFull, Stopped.
+   */
+  proposeViaLeader(data: Uint8Array): { settle(): void } {
+    if (this.stopped) throw new RaftNodeError('Stopped', 'the Raft node is stopped');
+    if (data.byteLength === 0) throw new Error('assert: a relayed proposal must carry data');
+    if (data.byteLength > limits.proposalBytesMax) throw new RaftNodeError('TooLarge', `proposal of ${data.byteLength} bytes`);
+    if (this.relayed.size >= limits.relayedProposalsMax) throw new RaftNodeError('QueueFull', `${this.relayed.size} relayed proposals pending`);
+    const relayed = { data };
+    this.relayed.add(relayed);
+    this.relay(data);
+    this.schedule();
+    return { settle: () => this.relayed.delete(relayed) };
+  }
+
+  /** Hands `data` to the core; with no leader to send it to, it waits for the next leader change. */
+  private relay(data: Uint8Array): void {
+    try {
+      this.raw.propose(data);
+    } catch (err) {
+      if (!(err instanceof RaftError)) throw err;
+    }
   }
 
   /**
@@ -366,6 +396,8 @@ export class RaftNode extends EventEmitter {
     if (leaderChanged) {
       // Rounds sent to the previous leader may never be answered: ask the new one (their answers land in a later Ready).
       if (this.lead !== '') for (const context of this.reads.restartRounds(this.ticks)) this.askReadIndex(context);
+      // A relayed command sent to the previous leader may be lost: the new one gets it too (duplicates apply once).
+      if (this.lead !== '') for (const { data } of this.relayed) this.relay(data);
       this.emit('leader-change', this.leaderId(), this.raw.status().term);
     }
     this.maybeSnapshot();

@@ -86,7 +86,7 @@ export class AppliedState implements ReplicaStateMachine {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.requestWaiters.delete(requestId);
-        reject(new StorageError('Unavailable', `request ${requestId} was applied by the leader but not yet here`));
+        reject(new StorageError('Unavailable', `request ${requestId} not applied here within ${timeoutMs} ms`));
       }, timeoutMs);
       this.requestWaiters.set(requestId, { resolve, reject, timer });
     });

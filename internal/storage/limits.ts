@@ -20,8 +20,11 @@ export const writeAttemptsMax = 8;
 export const writeRetryBackoffBaseMs = 20;
 /** Upper bound of one delay between write attempts. */
 export const writeRetryBackoffMaxMs = 1_000;
-/** Time a follower waits for its own apply to cover a write the leader acknowledged. */
-export const followerCatchUpTimeoutMs = 30_000;
+/**
+ * How long a follower waits to apply a write it relayed to the leader before relaying it again
+ * (a relay lost on a broken stream has no answer to time out); a new leader gets it at once.
+ */
+export const relayAttemptTimeoutMsDefault = 3_000;
 /** Waiters of `waitForRevision` at once; more fail with `Unavailable`. */
 export const revisionWaitersMax = 100_000;
 /** ReadIndex rounds one linearizable read tries (a restarted replica may not know the leader yet). */

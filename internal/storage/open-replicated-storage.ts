@@ -14,14 +14,16 @@ export interface ReplicatedStorageOpenOptions {
   readonly retentionMs?: number;
   readonly compactionIntervalMs?: number;
   readonly watchBufferEventsMax?: number;
+  /** See ReplicatedStorageOptions.relayAttemptTimeoutMs. */
+  readonly relayAttemptTimeoutMs?: number;
   /** TEST ONLY planted bug: see ReplicatedStorageOptions.testingServeConsistentReadsLocally. */
   readonly testingServeConsistentReadsLocally?: boolean;
 }
 
 /**
  * Opens a replica's store. Then: build the Raft node with `applied = storage.stateMachine.appliedIndex()`
- * and let it apply to `storage.stateMachine`; `storage.attach(log)`; route forwarded writes to
- * `storage.handleForwarded`.
+ * and let it apply to `storage.stateMachine`; `storage.attach(log)`; route writes forwarded by
+ * followers of an earlier version to `storage.handleForwarded`.
  */
 export async function openReplicatedStorage(options: ReplicatedStorageOpenOptions): Promise<ReplicatedStorage> {
   if (options.dataDir !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
@@ -31,6 +33,7 @@ export async function openReplicatedStorage(options: ReplicatedStorageOpenOption
     replicaName: options.replicaName,
     retentionMs: options.retentionMs ?? defaultRetentionMs,
     ...(options.compactionIntervalMs !== undefined ? { compactionIntervalMs: options.compactionIntervalMs } : {}),
+    ...(options.relayAttemptTimeoutMs !== undefined ? { relayAttemptTimeoutMs: options.relayAttemptTimeoutMs } : {}),
     ...(options.testingServeConsistentReadsLocally === true ? { testingServeConsistentReadsLocally: true } : {}),
   });
 }

@@ -43,9 +43,14 @@ export function raftReplicationLog(node: RaftNode): ReplicationLog {
         throw replicationError(err);
       });
     },
-    forwardToLeader: (data) => node.forwardToLeader(data).catch((err: unknown) => {
-      throw replicationError(err);
-    }),
+    proposeViaLeader: (data) => {
+      try {
+        return node.proposeViaLeader(data);
+      } catch (err) {
+        // Refused before reaching the core: it cannot apply.
+        throw err instanceof RaftNodeError ? new NotAppendedError(`${err.code}: ${err.message}`) : err;
+      }
+    },
     readIndex: async () => {
       await node.readIndex();
     },

@@ -3,9 +3,9 @@
 // machine, after a ReadIndex round when they must be linearizable.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppliedState, ReplicaStateMachine } from './applied-state.ts';
-import { decodeCommand, decodeResult, encodeCommand, encodeResult, type Command, type CommandResult } from './commands.ts';
+import { decodeCommand, encodeCommand, encodeResult, type Command, type CommandResult } from './commands.ts';
 import {
-  followerCatchUpTimeoutMs, readIndexAttemptsMax, writeAttemptsMax, writeRetryBackoffBaseMs, writeRetryBackoffMaxMs,
+  readIndexAttemptsMax, relayAttemptTimeoutMsDefault, writeAttemptsMax, writeRetryBackoffBaseMs, writeRetryBackoffMaxMs,
 } from './limits.ts';
 import { NotAppendedError, type ReplicationLog } from './replication-log.ts';
 import { startRetentionCompactor } from './retention-compactor.ts';
@@ -19,6 +19,8 @@ export interface ReplicatedStorageOptions {
   /** History the leader keeps when compacting (default 5 minutes). */
   readonly retentionMs: number;
   readonly compactionIntervalMs?: number;
+  /** How long a follower waits to apply a write it relayed to the leader before relaying it again. */
+  readonly relayAttemptTimeoutMs?: number;
   /**
    * TEST ONLY (a planted bug for the chaos checkers): serve linearizable reads from the local state
    * machine without a ReadIndex round, so a lagging replica answers stale data. Never set in production.
@@ -29,12 +31,14 @@ export interface ReplicatedStorageOptions {
 /** A replica's Storage over Raft. `attach()` the log before use; give `stateMachine` to the Raft driver. */
 export class ReplicatedStorage extends StateMachineStorage {
   private log: ReplicationLog | null = null;
+  private readonly relayAttemptTimeoutMs: number;
   /** TEST ONLY: see ReplicatedStorageOptions.testingServeConsistentReadsLocally. */
   private readonly testingServeConsistentReadsLocally: boolean;
 
   constructor(state: AppliedState, options: ReplicatedStorageOptions) {
     super(state, options.replicaName);
     this.testingServeConsistentReadsLocally = options.testingServeConsistentReadsLocally === true;
+    this.relayAttemptTimeoutMs = options.relayAttemptTimeoutMs ?? relayAttemptTimeoutMsDefault;
     this.compactor = startRetentionCompactor({
       retentionMs: options.retentionMs,
       ...(options.compactionIntervalMs !== undefined ? { intervalMs: options.compactionIntervalMs } : {}),
@@ -57,7 +61,8 @@ export class ReplicatedStorage extends StateMachineStorage {
   }
 
   /**
-   * The leader's side of a forwarded write: proposes the command and answers with its encoded
+   * The leader's side of a write forwarded by a follower of an earlier version (ForwardBatch;
+   * followers now relay on the Raft stream): proposes the command and answers with its encoded
    * result. Throws (so the follower retries) when this replica is not the leader. It proposes
    * before its first await: the commands of one forwarded batch then share one Raft Ready.
    */
@@ -83,28 +88,35 @@ export class ReplicatedStorage extends StateMachineStorage {
       if (attempt > 0) await sleep(backoffMs(attempt));
       this.checkOpen();
       const log = this.requireLog();
-      const viaLeader = !log.isLeader();
-      let forwarded: Uint8Array | null = null;
       try {
-        if (viaLeader) forwarded = await log.forwardToLeader(data);
-        else await log.propose(data);
+        if (log.isLeader()) await log.propose(data);
+        else await this.relay(log, command.requestId, data);
+        return this.appliedResult(command);
       } catch (error) {
         if (error instanceof StorageError && error.code !== 'Unavailable') throw error;
-        // A timeout, a lost connection or an error from the leader's handler may come after the append.
+        // A relay not applied in time, or a proposal lost with its leader, may still apply.
         if (!(error instanceof NotAppendedError)) mayHaveApplied = true;
         lastError = error;
-        continue;
       }
-      if (forwarded === null) return this.appliedResult(command);
-      // Read-your-writes: answer once this replica (and its watchers) applied the command too.
-      // The leader answered, so the write is committed: a replica slow to catch up still acknowledges it.
-      await this.state.waitForRequest(command.requestId, followerCatchUpTimeoutMs).catch(() => undefined);
-      return decodeResult(forwarded);
     }
     const known = this.state.machine.resultOf(command.requestId);
     if (known !== null) return known;
     const why = `write not acknowledged after ${writeAttemptsMax} attempts: ${String(lastError)}`;
     throw new StorageError(mayHaveApplied ? 'Indeterminate' : 'Unavailable', why);
+  }
+
+  /**
+   * A follower's write: the command goes to the leader on the Raft stream, and this replica's own
+   * apply of it is the answer (read-your-writes: its watchers have the event too). Rejects with
+   * `Unavailable` when it is not applied here in time; it may still apply later.
+   */
+  private async relay(log: ReplicationLog, requestId: string, data: Uint8Array): Promise<void> {
+    const relayed = log.proposeViaLeader(data);
+    try {
+      await this.state.waitForRequest(requestId, this.relayAttemptTimeoutMs);
+    } finally {
+      relayed.settle();
+    }
   }
 
   protected async confirmRead(): Promise<void> {

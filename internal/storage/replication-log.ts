@@ -5,8 +5,12 @@
 export interface ReplicationLog {
   /** Appends a command; resolves when it is committed AND applied locally. Throws NotAppendedError when it refused the command. */
   propose(data: Uint8Array): Promise<void>;
-  /** From a follower: sends the command to the leader, whose `ReplicatedStorage.handleForwarded` answers with the encoded result. Throws NotAppendedError as `propose`. */
-  forwardToLeader(data: Uint8Array): Promise<Uint8Array>;
+  /**
+   * From a follower: hands the command to the leader on the Raft stream, with no answer (the
+   * replica learns the outcome by applying it); it goes again to each new leader until `settle()`.
+   * Throws NotAppendedError when it refused the command.
+   */
+  proposeViaLeader(data: Uint8Array): { settle(): void };
   /** Resolves when this replica has applied at least the linearizable read index. */
   readIndex(): Promise<void>;
   /** Whether this replica currently believes it is the leader. */

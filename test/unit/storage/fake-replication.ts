@@ -1,5 +1,5 @@
 // An in-process fake of the Raft group for storage tests: one shared log array applied to every
-// replica's state machine (the leader at once, followers a moment later), with forwarding and
+// replica's state machine (the leader at once, followers a moment later), with relaying and
 // ReadIndex semantics of the real thing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ export interface FakeClusterOptions {
   readonly watchBufferEventsMax?: number;
   /** Delay before followers apply what the leader applied. */
   readonly followerLagMs?: number;
+  /** How long a follower waits for a relayed write before relaying it again (default 50 ms here). */
+  readonly relayAttemptTimeoutMs?: number;
 }
 
 interface Replica {
@@ -31,11 +33,10 @@ export class FakeCluster {
   leader = 0;
   /** When set, the next proposal is appended but its proposer is told it was dropped (a lost leader's answer). */
   dropNextAnswer = false;
-  /**
-   * When set, every forward fails with this code; with `applied`, only after the leader applied
-   * the command (an answer lost on the way back).
-   */
-  forwardFault: { readonly code: string; readonly applied: boolean } | null = null;
+  /** When set, followers' relays are refused before reaching the log (NotAppendedError). */
+  refuseRelays = false;
+  /** How many of the next relays are lost on the way to the leader (Infinity: all of them). */
+  relaysToLose = 0;
   private readonly replicas: Replica[] = [];
   private readonly root = mkdtempSync(join(tmpdir(), 'orch-fake-cluster-'));
 
@@ -115,6 +116,7 @@ export class FakeCluster {
       replicaName: `r${id}`,
       ...(this.options.retentionMs !== undefined ? { retentionMs: this.options.retentionMs } : {}),
       ...(this.options.watchBufferEventsMax !== undefined ? { watchBufferEventsMax: this.options.watchBufferEventsMax } : {}),
+      relayAttemptTimeoutMs: this.options.relayAttemptTimeoutMs ?? 50,
     });
     storage.attach(new FakeLog(this, id));
     return storage;
@@ -141,15 +143,12 @@ class FakeLog implements ReplicationLog {
     await this.cluster.appliedAtLeast(this.id, index);
   }
 
-  async forwardToLeader(data: Uint8Array): Promise<Uint8Array> {
-    await new Promise((resolve) => setImmediate(resolve)); // a network hop
-    const fault = this.cluster.forwardFault;
-    if (fault !== null) {
-      if (fault.applied) await this.cluster.storage(this.cluster.leader).handleForwarded(data);
-      // As the Raft glue (raft-storage.ts): a refusal before the append is NotAppendedError.
-      throw fault.code === 'NotLeader' ? new NotAppendedError(`forward refused: ${fault.code}`) : new Error(`forward failed: ${fault.code}`);
-    }
-    return this.cluster.storage(this.cluster.leader).handleForwarded(data);
+  proposeViaLeader(data: Uint8Array): { settle(): void } {
+    // As the Raft glue (raft-storage.ts): a refusal before the core is NotAppendedError.
+    if (this.cluster.refuseRelays) throw new NotAppendedError('relay refused');
+    if (this.cluster.relaysToLose > 0) this.cluster.relaysToLose -= 1;
+    else setImmediate(() => this.cluster.append(data)); // a network hop to the leader
+    return { settle: () => undefined };
   }
 
   async readIndex(): Promise<void> {

@@ -1,5 +1,5 @@
 // The replicated store over a fake 3-replica log: the conformance suite on a follower, and what
-// replication adds (forwarding, read-your-writes, at-most-once retries, identical replicas, snapshots).
+// replication adds (relaying, read-your-writes, at-most-once retries, identical replicas, snapshots).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,27 +76,37 @@ describe('replicated storage', () => {
       assert.equal(await cluster.storage(1).currentRevision(), kv.modRevision + 1);
     }));
 
-  it('a write every leader refused before appending fails with Unavailable (safe to repeat)', () =>
+  it('a write whose every relay was refused before reaching the log fails with Unavailable (safe to repeat)', () =>
     withCluster(async (cluster) => {
-      cluster.forwardFault = { code: 'NotLeader', applied: false };
+      cluster.refuseRelays = true;
       await rejectsWithCode(() => cluster.storage(1).create('/refused', bytes('x')), 'Unavailable');
       assert.equal(cluster.log.length, 0);
     }));
 
-  it('a write whose forwards timed out fails with Indeterminate: it may still apply', () =>
+  it('a write whose every relay was lost on the way fails with Indeterminate: it may still apply', () =>
     withCluster(async (cluster) => {
-      cluster.forwardFault = { code: 'Timeout', applied: false };
+      cluster.relaysToLose = Number.POSITIVE_INFINITY;
       await rejectsWithCode(() => cluster.storage(1).create('/unknown', bytes('x')), 'Indeterminate');
+      assert.equal(cluster.log.length, 0);
     }));
 
-  it('a write whose every answer was lost succeeds once this replica sees it applied', () =>
+  it('a relay lost on the way to the leader is relayed again and the write succeeds', () =>
     withCluster(async (cluster) => {
-      cluster.forwardFault = { code: 'Unavailable', applied: true };
-      const kv = await cluster.storage(1).create('/lost-answers', bytes('x'));
-      cluster.forwardFault = null;
-      assert.equal(text((await cluster.storage(1).get('/lost-answers'))?.value ?? bytes('')), 'x');
-      assert.equal(await cluster.storage(1).currentRevision(), kv.modRevision, 'applied once despite the retries');
+      cluster.relaysToLose = 1;
+      const kv = await cluster.storage(1).create('/lost-once', bytes('x'));
+      assert.equal(cluster.log.length, 1);
+      assert.equal(text((await cluster.storage(1).get('/lost-once', { consistency: 'local' }))?.value ?? bytes('')), 'x');
+      assert.equal(kv.modRevision, await cluster.storage(0).currentRevision());
     }));
+
+  it('a relay the follower was slow to apply is relayed again, and the duplicates apply once with the first result', () =>
+    withCluster(async (cluster) => {
+      // Followers apply 200 ms after the leader: each 50 ms attempt times out and relays again.
+      const kv = await cluster.storage(1).create('/slow-follower', bytes('x'));
+      assert.ok(cluster.log.length > 1, 'the command reached the log more than once');
+      assert.equal(await cluster.storage(1).currentRevision(), kv.modRevision, 'but used one revision');
+      assert.equal(kv.createRevision, kv.modRevision);
+    }, 200));
 
   it('a follower retries a write on the new leader after a leader change', () =>
     withCluster(async (cluster) => {
