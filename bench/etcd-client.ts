@@ -1,11 +1,13 @@
 // A client of etcd's v3 JSON gateway (HTTP/1.1 + JSON, base64 keys and values) with a keep-alive
-// pool per member. Why the gateway and not gRPC: orch is measured through its HTTP+JSON API, so
-// putting etcd behind its own HTTP+JSON layer keeps the comparison closer to like for like (gRPC
-// would flatter etcd by the cost of an encoding layer orch pays). The gateway adds a hop inside
-// etcd (it proxies to its own gRPC server), so etcd's numbers here are a lower bound of etcd.
+// pool per member. It drives both sides of the store level: etcd's members, and orch's store
+// replicas, which answer the same two calls (bench/store-shim.ts), so both pay the same client and
+// HTTP+JSON cost. Why the gateway and not gRPC: orch's clients speak HTTP+JSON, so its shim does
+// too, and then etcd must sit behind the same kind of layer to be like for like. The gateway adds
+// a hop inside etcd (it proxies to its own gRPC server), so etcd's numbers here are a lower bound
+// of etcd.
 import { Pool } from 'undici';
 
-/** Puts and linearizable ranges against an etcd cluster; operation `i` goes to member i mod N. */
+/** Puts and linearizable ranges against an etcd cluster (or orch's store shim); operation `i` goes to member i mod N. */
 export class EtcdJsonClient {
   private readonly pools: Pool[];
 

@@ -16,25 +16,39 @@ export function machineRows(machine: MachineLimits): BenchRow[] {
   ];
 }
 
-/** Store rows per concurrency: write throughput, p50, p99; read throughput and p50. */
-export function storeRows(orch: readonly StorePoint[] | null, etcd: readonly StorePoint[] | null, machine: MachineLimits | null, section = 'store'): BenchRow[] {
+/** What the store rows of one section are called: their section and the names of a write and a read. */
+export interface StoreRowLabels {
+  readonly section: string;
+  readonly write: string;
+  readonly read: string;
+}
+
+/** orch's replicated store (3 processes) against etcd's KV, both through etcd's JSON gateway calls. */
+export const storeLabels: StoreRowLabels = { section: 'store', write: 'write', read: 'linearizable read' };
+
+/** orch's full Kubernetes API doing the store points; etcd's bare KV stays the reference (there is no API-level one). */
+export const apiStoreLabels: StoreRowLabels = { section: 'api', write: 'ConfigMap create', read: 'ConfigMap consistent GET' };
+
+/** Store rows per concurrency: write throughput, p50, p99; read throughput and p50 (named `<label> <metric> c=<n>`). */
+export function storeRows(orch: readonly StorePoint[] | null, etcd: readonly StorePoint[] | null, machine: MachineLimits | null, labels: StoreRowLabels = storeLabels): BenchRow[] {
   const concurrencies = [...new Set([...(orch ?? []), ...(etcd ?? [])].map((p) => p.concurrency))];
   const commitMs = machine === null ? null : 1000 / machine.fdatasyncPerSecond + machine.loopbackRoundTripP50Ms;
-  // Store-direct requests do not cross HTTP, so the bare HTTP/2 server does not bound them.
-  const http2 = section === 'store-direct' ? null : machine?.http2RequestsPerSecond ?? null;
+  // Both sections answer over a node HTTP server; the store's shim speaks HTTP/1.1, so for it the
+  // bare HTTP/2 server is an order of magnitude rather than a strict bound.
+  const http2 = machine?.http2RequestsPerSecond ?? null;
   const rows: BenchRow[] = [];
   for (const c of concurrencies) {
     const o = orch?.find((p) => p.concurrency === c) ?? null;
     const e = etcd?.find((p) => p.concurrency === c) ?? null;
     const row = (name: string, unit: string, pick: (p: StorePoint) => number, limit: number | null = null): BenchRow =>
-      makeRow({ section, name: `${name} c=${c}`, unit, orch: o === null ? null : pick(o), etcd: e === null ? null : pick(e), limit });
+      makeRow({ section: labels.section, name: `${name} c=${c}`, unit, orch: o === null ? null : pick(o), etcd: e === null ? null : pick(e), limit });
     const writeLimit = c === 1 && commitMs !== null ? Math.min(1000 / commitMs, http2 ?? Infinity) : http2;
     rows.push(
-      row('write throughput', 'ops/s', (p) => p.write.opsPerSecond, writeLimit),
-      row('write p50', 'ms', (p) => p.write.latency.p50Ms, c === 1 ? commitMs : null),
-      row('write p99', 'ms', (p) => p.write.latency.p99Ms),
-      row('linearizable read throughput', 'ops/s', (p) => p.read.opsPerSecond, http2),
-      row('linearizable read p50', 'ms', (p) => p.read.latency.p50Ms),
+      row(`${labels.write} throughput`, 'ops/s', (p) => p.write.opsPerSecond, writeLimit),
+      row(`${labels.write} p50`, 'ms', (p) => p.write.latency.p50Ms, c === 1 ? commitMs : null),
+      row(`${labels.write} p99`, 'ms', (p) => p.write.latency.p99Ms),
+      row(`${labels.read} throughput`, 'ops/s', (p) => p.read.opsPerSecond, http2),
+      row(`${labels.read} p50`, 'ms', (p) => p.read.latency.p50Ms),
     );
   }
   return rows;
@@ -78,17 +92,29 @@ export function pointWarnings(label: string, points: readonly StorePoint[] | rea
   return warnings;
 }
 
-/** This round's targets (issue 8), judged from the rows: one line each, 'met', 'missed' or 'not measured'. */
+/** The two store targets of one section's rows: writes at c=256 against etcd, and the c=1 write p50 against fsync + RTT. */
+function storeTargets(rows: readonly BenchRow[], labels: StoreRowLabels): { write256: number | null; p50Multiple: number | null } {
+  const find = (name: string): BenchRow | undefined => rows.find((r) => r.section === labels.section && r.name === name);
+  const write256 = find(`${labels.write} throughput c=256`);
+  const p50 = find(`${labels.write} p50 c=1`);
+  return { write256: write256?.ratio ?? null, p50Multiple: p50 === undefined ? null : ratio(p50.orch, p50.limit) };
+}
+
+/**
+ * This round's targets (issue 8), judged from the rows: one line each, 'met', 'missed' or 'not
+ * measured'. The store targets are judged on the store itself; the same two numbers through the
+ * full API follow as an 'info:' line.
+ */
 export function targetLines(rows: readonly BenchRow[]): string[] {
   const verdict = (value: number | null | undefined, ok: (v: number) => boolean): string =>
     value === null || value === undefined || !Number.isFinite(value) ? 'not measured' : ok(value) ? 'met' : 'missed';
-  const write256 = rows.find((r) => r.section === 'store' && r.name === 'write throughput c=256');
-  const p50 = rows.find((r) => r.section === 'store' && r.name === 'write p50 c=1');
+  const store = storeTargets(rows, storeLabels);
+  const api = storeTargets(rows, apiStoreLabels);
   const watchP99 = rows.find((r) => r.name.startsWith('watch fan-out') && r.name.endsWith('p99'));
-  const p50Multiple = p50 === undefined ? null : ratio(p50.orch, p50.limit);
   return [
-    `target: store writes c=256 >= 0.5x etcd: ${verdict(write256?.ratio, (v) => v >= 0.5)} (${formatNumber(write256?.ratio ?? null)}x)`,
-    `target: single-writer p50 <= 3x (fsync + RTT): ${verdict(p50Multiple, (v) => v <= 3)} (${formatNumber(p50Multiple)}x)`,
+    `target: store writes c=256 >= 0.5x etcd: ${verdict(store.write256, (v) => v >= 0.5)} (${formatNumber(store.write256)}x)`,
+    `target: single-writer p50 <= 3x (fsync + RTT): ${verdict(store.p50Multiple, (v) => v <= 3)} (${formatNumber(store.p50Multiple)}x)`,
     `target: watch fan-out p99 < 50 ms: ${verdict(watchP99?.orch, (v) => v < 50)} (${formatNumber(watchP99?.orch ?? null)} ms)`,
+    `info: through the full API: ${apiStoreLabels.write} c=256 = ${formatNumber(api.write256)}x etcd; c=1 p50 = ${formatNumber(api.p50Multiple)}x (fsync + RTT)`,
   ];
 }

@@ -1,5 +1,6 @@
-// `make bench`: measures the machine, a 3-member etcd and a 3-replica orch in one run, prints one
-// table and writes it as JSON under bench/results/. Bounded in time; kills everything it started.
+// `make bench`: measures the machine, a 3-member etcd, orch's 3-replica store and a 3-replica orch
+// in one run, prints one table and writes it as JSON under bench/results/. Bounded in time; kills
+// everything it started.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -7,16 +8,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiBench, type ApiPoint } from './api-bench.ts';
 import { runCleanups } from './cleanup.ts';
-import { startDirectStore } from './direct-store.ts';
 import { EtcdJsonClient } from './etcd-client.ts';
 import { startEtcdCluster } from './etcd-cluster.ts';
 import { runFailover } from './failover.ts';
 import { benchLimits } from './limits.ts';
 import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
-import { apiRows, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
+import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { etcdStoreDriver, orchStoreDriver, runStoreBench, type StorePoint } from './store-bench.ts';
+import { startStoreCluster } from './store-cluster.ts';
 import { runWatchBench } from './watch-bench.ts';
 
 const limits = benchLimits();
@@ -28,8 +29,10 @@ const warnings: string[] = [];
 const raw: Record<string, unknown> = {};
 let machine: MachineLimits | null = null;
 let etcdPoints: StorePoint[] | null = null;
-let orchPoints: StorePoint[] | null = null;
-let directPoints: StorePoint[] | null = null;
+/** orch's replicated store in 3 processes, through the same client as etcd. */
+let storePoints: StorePoint[] | null = null;
+/** The same points through orch's full API (ConfigMap creates and consistent GETs). */
+let apiStorePoints: StorePoint[] | null = null;
 let apiPoints: ApiPoint[] = [];
 const tailRows: BenchRow[] = [];
 let finished = false;
@@ -54,8 +57,8 @@ async function phase(name: string, body: () => Promise<void>): Promise<void> {
 function allRows(): BenchRow[] {
   return [
     ...(machine === null ? [] : machineRows(machine)),
-    ...storeRows(orchPoints, etcdPoints, machine),
-    ...(directPoints === null ? [] : storeRows(directPoints, etcdPoints, machine, 'store-direct')),
+    ...storeRows(storePoints, etcdPoints, machine),
+    ...(apiStorePoints === null ? [] : storeRows(apiStorePoints, etcdPoints, machine, apiStoreLabels)),
     ...apiRows(apiPoints),
     ...tailRows,
   ];
@@ -78,8 +81,10 @@ function finish(reason: string): never {
   const header = [
     `orch benchmark (${limits.quick ? 'BENCH_QUICK smoke' : 'full'}) ${startedAt.toISOString()}; ${reason}`,
     `machine: ${cpus().length} cpus, load average ${load}; ${etcdVersion()}; node ${process.version}`,
-    'orch = 3 replicas through the HTTPS JSON API (includes the API layer); etcd = 3 members through its v3 JSON gateway.',
-    'store-direct = orch\'s store (Raft + SQLite) without the API: 3 replicas in the benchmark\'s own process.',
+    'store: orch = its replicated store (Raft over gRPC+mTLS, SQLite, fsync), 3 processes, each behind a thin HTTP/1.1 shim of',
+    '  etcd\'s v3 JSON gateway (put, range); etcd = 3 members through that gateway. Same client, same HTTP+JSON cost on both sides.',
+    'api: orch = 3 replicas through the full HTTPS Kubernetes API. There is no API-level reference: the ConfigMap rows carry etcd\'s',
+    '  store numbers, so their ratio is orch\'s full API against etcd\'s bare KV.',
     'ratio = orch / etcd. limit = the machine: fsync+RTT for one commit, a bare HTTP/2 server for requests.',
   ].join('\n');
   const notes = [...targetLines(rows), ...warnings, ...failures.map((f) => `phase "${f.phase}" failed: ${f.error}`)];
@@ -117,31 +122,29 @@ await phase('machine limits', async () => {
   raw['machine'] = machine;
 });
 
-await phase('etcd store level', async () => {
-  const etcd = await startEtcdCluster({ dataDir: join(baseDir, 'etcd'), members: 3, readyTimeoutMs: 60_000 });
-  const client = new EtcdJsonClient(etcd.clientUrls, { connectionsPerMember: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs });
+/** The store points against a cluster that speaks etcd's JSON gateway, stopped however the points end. */
+async function gatewayStorePoints(label: string, cluster: { readonly clientUrls: readonly string[]; stop(): Promise<void> }): Promise<StorePoint[]> {
+  const client = new EtcdJsonClient(cluster.clientUrls, { connectionsPerMember: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs });
   try {
-    etcdPoints = await runStoreBench(etcdStoreDriver(client, limits.valueBytes), limits);
-    raw['etcdStore'] = etcdPoints;
-    warnings.push(...pointWarnings('etcd', etcdPoints));
+    const points = await runStoreBench(etcdStoreDriver(client, limits.valueBytes), limits);
+    warnings.push(...pointWarnings(label, points));
+    return points;
   } finally {
     await client.close().catch(() => undefined);
-    await etcd.stop();
+    await cluster.stop();
   }
+}
+
+await phase('etcd store level', async () => {
+  etcdPoints = await gatewayStorePoints('etcd', await startEtcdCluster({ dataDir: join(baseDir, 'etcd'), members: 3, readyTimeoutMs: 60_000 }));
+  raw['etcdStore'] = etcdPoints;
 });
 
-if (!limits.quick) {
-  await phase('orch direct store (in-process)', async () => {
-    const direct = await startDirectStore(limits.valueBytes);
-    try {
-      directPoints = await runStoreBench(direct.driver, limits);
-      raw['directStore'] = directPoints;
-      warnings.push(...pointWarnings('orch direct', directPoints));
-    } finally {
-      await direct.close();
-    }
-  });
-}
+// The main comparison, so it runs in BENCH_QUICK mode too.
+await phase('orch store (3 processes)', async () => {
+  storePoints = await gatewayStorePoints('orch store', await startStoreCluster({ dataDir: join(baseDir, 'orch-store'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs }));
+  raw['orchStore'] = storePoints;
+});
 
 let orch: OrchTarget | null = null;
 await phase('orch start', async () => {
@@ -149,10 +152,10 @@ await phase('orch start', async () => {
 });
 const target = orch as OrchTarget | null;
 if (target !== null) {
-  await phase('orch store level', async () => {
-    orchPoints = await runStoreBench(orchStoreDriver(target, limits.valueBytes), limits);
-    raw['orchStore'] = orchPoints;
-    warnings.push(...pointWarnings('orch', orchPoints));
+  await phase('orch store points through the API', async () => {
+    apiStorePoints = await runStoreBench(orchStoreDriver(target, limits.valueBytes), limits);
+    raw['orchApiStore'] = apiStorePoints;
+    warnings.push(...pointWarnings('orch ConfigMap', apiStorePoints));
   });
   await phase('orch API level', async () => {
     apiPoints = await runApiBench(target, { counts: limits.apiCounts, concurrency: limits.apiConcurrency, valueBytes: limits.valueBytes, phaseMsMax: limits.runMsMax / 6 });

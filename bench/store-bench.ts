@@ -1,5 +1,6 @@
 // Store level: writes of 1 KiB values and linearizable reads at each concurrency, against any
-// store behind the `StoreDriver` interface (orch through its API, etcd through its gateway).
+// store behind the `StoreDriver` interface (etcd's gateway or orch's store shim through the same
+// etcd client; orch's full API through ConfigMaps).
 import { runClosedLoop, type LoadResult } from './load.ts';
 import { configMap, type OrchClient } from './orch-client.ts';
 import { ensureNamespace, pickClient, type OrchTarget } from './orch-target.ts';
@@ -53,7 +54,7 @@ export function orchStoreDriver(target: OrchTarget, valueBytes: number, namespac
   };
 }
 
-/** etcd through its v3 JSON gateway: puts and linearizable ranges spread over every member. */
+/** etcd's v3 JSON gateway calls (etcd itself, or orch's store shim): puts and linearizable ranges spread over every member. */
 export function etcdStoreDriver(client: EtcdJsonClient, valueBytes: number): StoreDriver {
   const value = 'x'.repeat(valueBytes);
   return {

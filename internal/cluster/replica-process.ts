@@ -27,6 +27,8 @@ export type ReplicaOutput = 'prefixed' | 'ignore';
 export function replicaArgs(spec: ReplicaSpec): string[] {
   const peers = Object.entries(spec.peers).map(([name, address]) => `${name}=${address}`).join(',');
   return [
+    // Node flags for every replica, for profiling (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): NODE_OPTIONS refuses --cpu-prof.
+    ...(process.env['ORCH_REPLICA_NODE_ARGS']?.split(' ').filter(Boolean) ?? []),
     '--import', 'tsx', apiserverEntry,
     '--name', spec.name,
     '--data-dir', spec.dataDir,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runClosedLoop, type LoadResult } from '../../../bench/load.ts';
-import { storeRows, targetLines } from '../../../bench/report.ts';
+import { apiStoreLabels, storeRows, targetLines } from '../../../bench/report.ts';
 import { makeRow, summarize } from '../../../bench/stats.ts';
 
 function load(opsPerSecond: number, p50Ms: number): LoadResult {
@@ -57,10 +57,22 @@ test('target lines judge the issue targets and say when a row was not measured',
   assert.match(lines[2] ?? '', /: not measured/);
 });
 
-test('store-direct rows are not bounded by the HTTP/2 limit but keep the commit limit', () => {
+test('API store rows are named after ConfigMaps and keep etcd as the reference and the commit limit', () => {
   const machine = { fdatasyncPerSecond: 500, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
-  const rows = storeRows([{ concurrency: 1, write: load(100, 4), read: load(300, 1) }], null, machine, 'store-direct');
-  assert.equal(rows.find((r) => r.name === 'linearizable read throughput c=1')?.limit, null);
-  assert.equal(rows.find((r) => r.name === 'write p50 c=1')?.limit, 2.05);
-  assert.ok(rows.every((r) => r.section === 'store-direct'));
+  const rows = storeRows([{ concurrency: 1, write: load(100, 4), read: load(300, 1) }], [{ concurrency: 1, write: load(400, 2), read: load(600, 1) }], machine, apiStoreLabels);
+  assert.ok(rows.every((r) => r.section === 'api'));
+  assert.equal(rows.find((r) => r.name === 'ConfigMap create throughput c=1')?.ratio, 0.25);
+  assert.equal(rows.find((r) => r.name === 'ConfigMap create p50 c=1')?.limit, 2.05);
+  assert.equal(rows.find((r) => r.name === 'ConfigMap consistent GET throughput c=1')?.etcd, 600);
+});
+
+test('target lines judge the store section and give the same numbers through the API as information', () => {
+  const lines = targetLines([
+    makeRow({ section: 'store', name: 'write throughput c=256', unit: 'ops/s', orch: 600, etcd: 1000 }),
+    makeRow({ section: 'api', name: 'ConfigMap create throughput c=256', unit: 'ops/s', orch: 300, etcd: 1000 }),
+    makeRow({ section: 'api', name: 'ConfigMap create p50 c=1', unit: 'ms', orch: 11, limit: 2 }),
+  ]);
+  assert.match(lines[0] ?? '', /: met \(0\.6x\)/);
+  assert.match(lines[1] ?? '', /: not measured/);
+  assert.equal(lines[3], 'info: through the full API: ConfigMap create c=256 = 0.3x etcd; c=1 p50 = 5.5x (fsync + RTT)');
 });
