@@ -80,11 +80,13 @@ export function decodeResult(data: Uint8Array): CommandResult {
 }
 
 let requestCounter = 0;
+/** 48 random bits drawn once per process: with the counter, ids stay unique across restarts without a random draw per write. */
+const processNonce = randomBytes(6).toString('hex');
 
-/** A request id unique across replicas and restarts: replica name, a counter and 48 random bits. */
+/** A request id unique across replicas and restarts: replica name, this process's random nonce and a counter. */
 export function newRequestId(replicaName: string): string {
   requestCounter += 1;
-  return `${replicaName}-${requestCounter}-${randomBytes(6).toString('hex')}`;
+  return `${replicaName}-${processNonce}-${requestCounter}`;
 }
 
 function assertString(v: unknown, name: string): asserts v is string {
