@@ -11,6 +11,11 @@ export interface BenchLimits {
   readonly valueBytes: number;
   /** Keys written before the read points so that reads hit existing keys. */
   readonly readKeys: number;
+  /**
+   * Unmeasured writes, then reads, at the middle concurrency before a store's points, the same
+   * for every store: a JIT-compiled server (orch) is measured warm, as a compiled one (etcd) is.
+   */
+  readonly warmupMs: number;
   readonly fsyncMs: number;
   readonly roundTrips: number;
   readonly http2Ms: number;
@@ -35,6 +40,7 @@ export function benchLimits(env: NodeJS.ProcessEnv = process.env): BenchLimits {
     concurrencies: [1, 16, 256],
     valueBytes: 1024,
     readKeys: quick ? 50 : 200,
+    warmupMs: quick ? 500 : 3_000,
     fsyncMs: quick ? 500 : 2_000,
     roundTrips: quick ? 500 : 5_000,
     http2Ms: quick ? 1_000 : 3_000,

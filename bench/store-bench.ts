@@ -23,10 +23,13 @@ export interface StorePoint {
   readonly read: LoadResult;
 }
 
-/** Runs a write point then a read point at each concurrency, each for `pointMs`. */
-export async function runStoreBench(driver: StoreDriver, options: { concurrencies: readonly number[]; pointMs: number; readKeys: number }): Promise<StorePoint[]> {
+/** Runs a write point then a read point at each concurrency, each for `pointMs`, after `warmupMs` of each unmeasured. */
+export async function runStoreBench(driver: StoreDriver, options: { concurrencies: readonly number[]; pointMs: number; readKeys: number; warmupMs: number }): Promise<StorePoint[]> {
   const readKeys = Array.from({ length: options.readKeys }, (_, i) => `r-${i}`);
   await driver.prepare(readKeys);
+  const warmupConcurrency = 16;
+  await runClosedLoop({ concurrency: warmupConcurrency, durationMs: options.warmupMs, op: (seq) => driver.write(seq, `warm-${seq}`) });
+  await runClosedLoop({ concurrency: warmupConcurrency, durationMs: options.warmupMs, op: (seq) => driver.read(seq, readKeys[seq % readKeys.length] ?? 'r-0') });
   const points: StorePoint[] = [];
   for (const concurrency of options.concurrencies) {
     const write = await runClosedLoop({ concurrency, durationMs: options.pointMs, op: (seq) => driver.write(seq, `w-${concurrency}-${seq}`) });
