@@ -69,4 +69,6 @@ export interface RaftNodeMetrics {
   /** ForwardBatch calls this node sent to leaders, and the commands they carried: commands/batches is the forward coalescing factor. */
   readonly forwardBatches: number;
   readonly forwardedCommands: number;
+  /** Commands this node relayed to leaders on the Raft stream (proposeViaLeader), counting each re-relay to a new leader. */
+  readonly relayedProposals: number;
 }

@@ -41,6 +41,7 @@ export class RaftNode extends EventEmitter {
   private snapshotting: Promise<SnapshotMetadata | null> | null = null;
   private persistTransactions = 0;
   private persistedEntries = 0;
+  private relayedProposals = 0;
 
   private constructor(
     private readonly opts: RaftNodeOptions,
@@ -124,7 +125,7 @@ export class RaftNode extends EventEmitter {
     return {
       term: s.term, commitIndex: s.commit, appliedIndex: this.applied, isLeader: this.isLeader(), lastIndex: this.storage.lastIndex(),
       snapshotIndex: this.storage.snapshot().metadata.index, persistTransactions: this.persistTransactions, persistedEntries: this.persistedEntries,
-      forwardBatches: forwards.batches, forwardedCommands: forwards.commands,
+      forwardBatches: forwards.batches, forwardedCommands: forwards.commands, relayedProposals: this.relayedProposals,
     };
   }
 
@@ -185,6 +186,7 @@ export class RaftNode extends EventEmitter {
 
   /** Hands `data` to the core; with no leader to send it to, it waits for the next leader change. */
   private relay(data: Uint8Array): void {
+    this.relayedProposals++;
     try {
       this.raw.propose(data);
     } catch (err) {

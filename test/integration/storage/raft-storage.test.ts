@@ -24,6 +24,27 @@ runStorageTests('replicated storage on a follower of a real 3-replica Raft group
 });
 
 describe('replicated storage over Raft', () => {
+  it('a follower relays a write to the leader on the Raft stream (no ForwardBatch call) and answers from its own apply', async () => {
+    const cluster = await RaftStorageCluster.start();
+    try {
+      const replica = cluster.replicas[await cluster.followerIndex()];
+      assert.ok(replica !== null && replica !== undefined);
+      const before = replica.node.metrics();
+      const kvs = await Promise.all(Array.from({ length: 20 }, (_, i) => replica.storage.create(`/relayed/${i}`, bytes(`${i}`))));
+      const after = replica.node.metrics();
+      assert.ok(after.relayedProposals - before.relayedProposals >= 20, 'every write was relayed');
+      assert.equal(after.forwardBatches, before.forwardBatches, 'no ForwardBatch call');
+      for (const [i, kv] of kvs.entries()) {
+        // Read-your-writes: the answer came after this replica applied it.
+        assert.equal(text((await replica.storage.get(`/relayed/${i}`, { consistency: 'local' }))?.value ?? bytes('')), `${i}`);
+        assert.equal(kv.createRevision, kv.modRevision);
+      }
+      assert.equal(new Set(kvs.map((kv) => kv.modRevision)).size, 20, 'one revision per write');
+    } finally {
+      await cluster.close();
+    }
+  });
+
   it('a replica that missed writes while stopped catches up from a snapshot and serves them', async () => {
     const cluster = await RaftStorageCluster.start({ snapshotEveryEntries: 20 });
     try {
