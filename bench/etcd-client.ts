@@ -7,6 +7,13 @@
 // of etcd.
 import { Pool } from 'undici';
 
+/** A running cluster that answers etcd's JSON gateway calls (etcd, or orch's store): one client URL per member, and a stop that ends every process. */
+export interface GatewayCluster {
+  readonly clientUrls: readonly string[];
+  readonly pids: readonly number[];
+  stop(): Promise<void>;
+}
+
 /** Puts and linearizable ranges against an etcd cluster (or orch's store shim); operation `i` goes to member i mod N. */
 export class EtcdJsonClient {
   private readonly pools: Pool[];

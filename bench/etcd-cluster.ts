@@ -3,16 +3,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { killPid, onCleanup } from './cleanup.ts';
+import type { GatewayCluster } from './etcd-client.ts';
+import { waitHttpOk } from './http-wait.ts';
 import { freePorts } from '../test/support/free-ports.ts';
 
 /** A running etcd cluster: its client URLs (one per member) and a stop that kills every member. */
-export interface EtcdCluster {
-  readonly clientUrls: readonly string[];
-  readonly pids: readonly number[];
-  stop(): Promise<void>;
-}
+export type EtcdCluster = GatewayCluster;
 
 /** How to start the reference cluster. */
 export interface EtcdClusterOptions {
@@ -60,28 +57,11 @@ export async function startEtcdCluster(options: EtcdClusterOptions): Promise<Etc
     removeCleanup();
   };
   try {
-    await Promise.all(clientUrls.map((url) => waitHealthy(url, options.readyTimeoutMs)));
+    await Promise.all(clientUrls.map((url) => waitHttpOk(`${url}/health`, { timeoutMs: options.readyTimeoutMs, accept: (status, text) => status === 200 && text.includes('true') })));
   } catch (error) {
     await stop();
     const tails = stderrTails.map((t, i) => `${names[i]}: ${t.trim().split('\n').slice(-3).join(' | ')}`).join('\n');
     throw new Error(`etcd cluster did not become healthy: ${String(error)}\n${tails}`);
   }
   return { clientUrls, pids: children.map((c) => c.pid ?? -1), stop };
-}
-
-async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    try {
-      const res = await request(`${url}/health`, { headersTimeout: 2_000, bodyTimeout: 2_000 });
-      const text = await res.body.text();
-      if (res.statusCode === 200 && text.includes('true')) return;
-      last = `${res.statusCode} ${text}`;
-    } catch (error) {
-      last = String(error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url}/health: ${last}`);
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiBench, type ApiPoint } from './api-bench.ts';
 import { runCleanups } from './cleanup.ts';
-import { EtcdJsonClient } from './etcd-client.ts';
+import { EtcdJsonClient, type GatewayCluster } from './etcd-client.ts';
 import { startEtcdCluster } from './etcd-cluster.ts';
 import { runFailover } from './failover.ts';
 import { benchLimits } from './limits.ts';
@@ -123,7 +123,7 @@ await phase('machine limits', async () => {
 });
 
 /** The store points against a cluster that speaks etcd's JSON gateway, stopped however the points end. */
-async function gatewayStorePoints(label: string, cluster: { readonly clientUrls: readonly string[]; stop(): Promise<void> }): Promise<StorePoint[]> {
+async function gatewayStorePoints(label: string, cluster: GatewayCluster): Promise<StorePoint[]> {
   const client = new EtcdJsonClient(cluster.clientUrls, { connectionsPerMember: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs });
   try {
     const points = await runStoreBench(etcdStoreDriver(client, limits.valueBytes), limits);

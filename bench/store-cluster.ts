@@ -4,10 +4,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
 import { ensureClusterPki } from '../internal/certificates/index.ts';
 import { freePorts } from '../test/support/free-ports.ts';
 import { killPid, onCleanup } from './cleanup.ts';
+import type { GatewayCluster } from './etcd-client.ts';
+import { waitHttpOk } from './http-wait.ts';
 
 /** The replica entry point, resolved from this file so any cwd works. */
 const replicaEntry = fileURLToPath(new URL('./store-replica.ts', import.meta.url));
@@ -19,15 +20,9 @@ export const stopGraceMs = 5_000;
 const stderrTailChars = 4_000;
 /** Lines of each stderr tail quoted in that error. */
 const stderrTailLines = 5;
-/** Pause between two rounds of readiness probes. */
-const readyPollMs = 200;
 
 /** A running store cluster: one client URL per replica (plain HTTP) and a stop that ends every process. */
-export interface StoreCluster {
-  readonly clientUrls: readonly string[];
-  readonly pids: readonly number[];
-  stop(): Promise<void>;
-}
+export type StoreCluster = GatewayCluster;
 
 /** How to start the cluster. */
 export interface StoreClusterOptions {
@@ -75,7 +70,12 @@ export async function startStoreCluster(options: StoreClusterOptions): Promise<S
   };
   const clientUrls = httpPorts.map((port) => `http://127.0.0.1:${port}`);
   try {
-    await waitReady(clientUrls, children, options.readyTimeoutMs);
+    // A replica that exited will never answer: fail at once instead of at the deadline.
+    const givenUp = (): string | null => {
+      const exited = children.findIndex((c) => c.pid === undefined || c.exitCode !== null || c.signalCode !== null);
+      return exited === -1 ? null : `replica ${exited + 1} exited or never started (${children[exited]?.exitCode ?? children[exited]?.signalCode ?? 'no pid'})`;
+    };
+    await Promise.all(clientUrls.map((url) => waitHttpOk(`${url}/ready`, { timeoutMs: options.readyTimeoutMs, accept: (status) => status === 200, givenUp })));
   } catch (error) {
     children.forEach((c) => killPid(c.pid));
     await stop();
@@ -97,27 +97,4 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
-}
-
-/** Polls every replica's /ready until all answer 200; fails at once if a replica exits. */
-async function waitReady(urls: readonly string[], children: readonly ChildProcess[], timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const last = urls.map(() => 'no answer');
-  for (;;) {
-    const exited = children.findIndex((c) => c.pid === undefined || c.exitCode !== null || c.signalCode !== null);
-    if (exited !== -1) throw new Error(`replica ${exited + 1} exited or never started (${children[exited]?.exitCode ?? children[exited]?.signalCode ?? 'no pid'})`);
-    const ready = await Promise.all(urls.map(async (url, i) => {
-      try {
-        const res = await request(`${url}/ready`, { headersTimeout: 2_000, bodyTimeout: 2_000 });
-        last[i] = `${res.statusCode} ${await res.body.text()}`;
-        return res.statusCode === 200;
-      } catch (error) {
-        last[i] = String(error);
-        return false;
-      }
-    }));
-    if (ready.every(Boolean)) return;
-    if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms: ${urls.map((u, i) => `${u}/ready: ${last[i]}`).join('; ')}`);
-    await new Promise((resolve) => setTimeout(resolve, readyPollMs));
-  }
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { readBody } from '../internal/apiserver/body.ts';
 import { StatusError } from '../internal/registry/errors/status-error.ts';
 import type { Storage } from '../internal/storage/storage.ts';
-import { handleStoreRequest, type ShimResponse } from './store-shim.ts';
+import { grpc, handleStoreRequest, type ShimResponse } from './store-shim.ts';
 
 /** How long `close()` lets requests in flight finish before it cuts their connections. */
 export const closeGraceMs = 1_000;
@@ -47,14 +47,14 @@ async function answer(options: StoreHttpOptions, req: IncomingMessage, res: Serv
     if (!(error instanceof StatusError)) return void res.destroy(); // the client went away mid-body
     // The rest of the body is left unread, so this connection cannot carry another request.
     res.setHeader('connection', 'close');
-    return send(res, { status: error.code, body: { error: error.message, code: 8 } });
+    return send(res, { status: error.code, body: { error: error.message, code: grpc.resourceExhausted } });
   }
   send(res, await handleStoreRequest(options.storage, { method: req.method ?? '', path, bodyText }));
 }
 
 function readiness(method: string, ready: boolean): ShimResponse {
-  if (method !== 'GET') return { status: 405, body: { error: `${method} /ready: only GET is supported`, code: 12 } };
-  return ready ? { status: 200, body: { ready: true } } : { status: 503, body: { error: 'no leader known yet', code: 14 } };
+  if (method !== 'GET') return { status: 405, body: { error: `${method} /ready: only GET is supported`, code: grpc.unimplemented } };
+  return ready ? { status: 200, body: { ready: true } } : { status: 503, body: { error: 'no leader known yet', code: grpc.unavailable } };
 }
 
 function send(res: ServerResponse, response: ShimResponse): void {

@@ -2,14 +2,13 @@
 // bench/etcd-client.ts makes (POST /v3/kv/put, POST /v3/kv/range, base64 keys and values) over
 // the `Storage` interface, so that orch's store and etcd are driven by the same client and pay the
 // same HTTP+JSON cost. Only what that client sends is supported; anything else is refused out loud.
-import { RaftNodeError } from '../raft/index.ts';
 import { StorageError, type KeyValue, type Storage, type StorageErrorCode } from '../internal/storage/storage.ts';
 
 /** Attempts of one put that keeps losing races with other writers of its key (create, then compare-and-swap). */
 export const upsertAttemptsMax = 8;
 
 /** gRPC status codes: etcd's gateway puts them in the `code` field of its error bodies. */
-const grpc = { invalidArgument: 3, deadlineExceeded: 4, notFound: 5, resourceExhausted: 8, aborted: 10, unimplemented: 12, internal: 13, unavailable: 14 } as const;
+export const grpc = { invalidArgument: 3, deadlineExceeded: 4, notFound: 5, resourceExhausted: 8, aborted: 10, unimplemented: 12, internal: 13, unavailable: 14 } as const;
 
 /** One request as the shim sees it: the body is still text (the HTTP layer bounds its size). */
 export interface ShimRequest {
@@ -156,9 +155,6 @@ function asShimError(error: unknown): ShimError {
   if (error instanceof StorageError) {
     const [status, code] = storageErrors[error.code];
     return new ShimError(status, code, `${error.code}: ${error.message}`);
-  }
-  if (error instanceof RaftNodeError) {
-    return error.code === 'Timeout' ? new ShimError(504, grpc.deadlineExceeded, `Timeout: ${error.message}`) : new ShimError(503, grpc.unavailable, `${error.code}: ${error.message}`);
   }
   // A bug of the store or of this shim: still an answer, so the benchmark counts it and goes on.
   return new ShimError(500, grpc.internal, `unexpected: ${error instanceof Error ? error.message : String(error)}`);

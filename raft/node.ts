@@ -344,8 +344,7 @@ export class RaftNode extends EventEmitter {
   private replicateThenPersist(rd: Ready): void {
     // Proposals made while this Ready waits belong to the next one: match this one's now.
     this.proposals.onAppended(rd.entries);
-    this.transport.send(rd.messages.filter((m) => m.to !== this.id));
-    this.transport.flush();
+    this.sendToPeers(rd);
     this.readyAwaitingPersist = true;
     setImmediate(() => {
       this.readyAwaitingPersist = false;
@@ -353,6 +352,12 @@ export class RaftNode extends EventEmitter {
       this.handleReady(rd, { replicated: true });
       this.schedule();
     });
+  }
+
+  /** Sends `rd`'s messages for other nodes and writes them to the peer streams now (its own are stepped after advance). */
+  private sendToPeers(rd: Ready): void {
+    this.transport.send(rd.messages.filter((m) => m.to !== this.id));
+    this.transport.flush();
   }
 
   /** Hands one read round to the core (which sends it to the leader); a refusal fails the round. */
@@ -384,22 +389,20 @@ export class RaftNode extends EventEmitter {
       this.applied = rd.snapshot.metadata.index;
       this.proposals.onSnapshotApplied(this.applied);
     }
-    const local = rd.messages.filter((m) => m.to === this.id);
-    if (!opts.replicated) {
-      this.transport.send(local.length === 0 ? rd.messages : rd.messages.filter((m) => m.to !== this.id));
-      // Out before applying: a commit reaches the followers (and an ack the leader) while this replica applies.
-      this.transport.flush();
-    }
+    // Out before applying: a commit reaches the followers (and an ack the leader) while this replica applies.
+    if (!opts.replicated) this.sendToPeers(rd);
     this.applyCommitted(rd.committedEntries);
     this.reads.onReadStates(rd.readStates, this.applied);
     this.raw.advance(rd);
-    for (const m of local) this.stepSafely(m);
+    for (const m of rd.messages) if (m.to === this.id) this.stepSafely(m);
     // Listeners run after advance, so whatever they propose lands in the next Ready.
     if (leaderChanged) {
       // Rounds sent to the previous leader may never be answered: ask the new one (their answers land in a later Ready).
-      if (this.lead !== '') for (const context of this.reads.restartRounds(this.ticks)) this.askReadIndex(context);
-      // A relayed command sent to the previous leader may be lost: the new one gets it too (duplicates apply once).
-      if (this.lead !== '') for (const { data } of this.relayed) this.relay(data);
+      // A relayed command sent to the previous leader may be lost too: the new one gets it again (duplicates apply once).
+      if (this.lead !== '') {
+        for (const context of this.reads.restartRounds(this.ticks)) this.askReadIndex(context);
+        for (const { data } of this.relayed) this.relay(data);
+      }
       this.emit('leader-change', this.leaderId(), this.raw.status().term);
     }
     this.maybeSnapshot();

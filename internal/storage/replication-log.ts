@@ -18,7 +18,7 @@ export interface ReplicationLog {
 }
 
 /**
- * How `propose` and `forwardToLeader` say a write was refused before it reached the log (no
+ * How `propose` and `proposeViaLeader` say a write was refused before it reached the log (no
  * leader here, a proposal dropped or overwritten, a full queue): it can never apply, so repeating
  * it is safe. Any other rejection may come after the entry was appended.
  */

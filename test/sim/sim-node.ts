@@ -59,9 +59,9 @@ export class SimNode {
   role: Role = 'follower';
   lead: NodeId = '';
   /** The term of the leadership this node holds, when role is leader. */
+  leaderTerm = 0;
   /** A leader's Ready already sent whose disk write lags `steps` more steps (lost in a crash). */
   private unpersisted: { rd: Ready; steps: number } | null = null;
-  leaderTerm = 0;
 
   /** A server whose disk is `disk`; it is down until start(). */
   constructor(

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Net, enc } from './net.ts';
 import { RawNode, index, makeMessage, term } from '../../../../raft/core/index.ts';
-import type { Entry } from '../../../../raft/core/index.ts';
+import type { Entry, Message, Ready } from '../../../../raft/core/index.ts';
 
 const entry = (i: number, t: number, data = ''): Entry => ({ index: index(i), term: term(t), type: 'normal', data: enc(data) });
 
@@ -156,14 +156,18 @@ test('local-only message types are refused from the network', () => {
   }
 });
 
-/** Takes the leader's next Ready without persisting it; returns it and the appends it would send. */
-function readyWithoutPersisting(net: Net, leader: string): { rd: ReturnType<RawNode['ready']>; appends: ReturnType<RawNode['ready']>['messages'] } {
-  const rd = net.node(leader).ready();
-  return { rd, appends: rd.messages.filter((m) => m.type === 'app' && m.entries.length > 0) };
+/** A 3-node group whose leader `a` proposed `data` and took its Ready without persisting it: the appends it sends and the entry's index. */
+function leaderReadyNotPersisted(data: string): { net: Net; rd: Ready; appends: Message[]; target: number } {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc(data));
+  const rd = net.node('a').ready();
+  const appends = rd.messages.filter((m) => m.type === 'app' && m.entries.length > 0);
+  return { net, rd, appends, target: rd.entries[rd.entries.length - 1]!.index };
 }
 
 /** Persists `rd` on `id`'s disk the way the driver does, then advances the node. */
-function persistAndAdvance(net: Net, id: string, rd: ReturnType<RawNode['ready']>): void {
+function persistAndAdvance(net: Net, id: string, rd: Ready): void {
   const p = net.peer(id);
   if (rd.entries.length > 0) p.storage.append(rd.entries);
   if (rd.hardState) p.storage.setHardState(rd.hardState);
@@ -171,7 +175,7 @@ function persistAndAdvance(net: Net, id: string, rd: ReturnType<RawNode['ready']
 }
 
 /** Delivers `m` to its follower, which persists and acks; returns the follower's ack. */
-function followerAcks(net: Net, m: ReturnType<RawNode['ready']>['messages'][number]): ReturnType<RawNode['ready']>['messages'][number] {
+function followerAcks(net: Net, m: Message): Message {
   net.node(m.to).step(m);
   const rd = net.node(m.to).ready();
   persistAndAdvance(net, m.to, rd);
@@ -181,11 +185,7 @@ function followerAcks(net: Net, m: ReturnType<RawNode['ready']>['messages'][numb
 }
 
 test('a leader sending its appends before persisting them does not count its own unpersisted entry: one follower\'s ack does not commit (Raft thesis §10.2.1)', () => {
-  const net = new Net(['a', 'b', 'c']);
-  net.elect('a');
-  net.node('a').propose(enc('x'));
-  const { rd, appends } = readyWithoutPersisting(net, 'a');
-  const target = rd.entries[rd.entries.length - 1]!.index;
+  const { net, rd, appends, target } = leaderReadyNotPersisted('x');
   const toB = appends.find((m) => m.to === 'b');
   assert.ok(toB);
   net.node('a').step(followerAcks(net, toB));
@@ -196,11 +196,7 @@ test('a leader sending its appends before persisting them does not count its own
 });
 
 test('a quorum of followers commits an entry the leader has not persisted yet (Raft thesis §10.2.1)', () => {
-  const net = new Net(['a', 'b', 'c']);
-  net.elect('a');
-  net.node('a').propose(enc('y'));
-  const { rd, appends } = readyWithoutPersisting(net, 'a');
-  const target = rd.entries[rd.entries.length - 1]!.index;
+  const { net, rd, appends, target } = leaderReadyNotPersisted('y');
   for (const m of appends) net.node('a').step(followerAcks(net, m));
   assert.equal(net.node('a').status().commit, target, 'b and c persisted it: a majority');
   persistAndAdvance(net, 'a', rd);
