@@ -1,10 +1,13 @@
 // The limits of this machine, measured in the same run as the rest: what the disk, the loopback
-// network and a bare HTTP/2 server can do, so every other number can be read against them.
+// network between two processes and a bare HTTP/2 server can do, so every other number can be
+// read against them.
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { connect as connectHttp2, constants as h2 } from 'node:http2';
-import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { killPid, onCleanup } from './cleanup.ts';
 import { percentile } from './stats.ts';
 
 /** What the machine can do. */
@@ -34,14 +37,38 @@ export function measureFdatasync(dir: string, durationMs: number): number {
   }
 }
 
-/** p50 of a 1-byte ping-pong over a loopback TCP connection (Nagle off), in milliseconds. */
-export async function measureLoopbackRoundTrip(roundTrips: number): Promise<number> {
-  const server = createServer((socket) => {
-    socket.setNoDelay(true);
-    socket.on('data', (data) => socket.write(data));
+// The echo side of the round trip, as its own process: replicas are separate processes, so a round
+// trip between them pays for waking another process, which one event loop echoing to itself does not.
+const echoServerSource = `
+const server = require('node:net').createServer((socket) => {
+  socket.setNoDelay(true);
+  socket.on('data', (data) => socket.write(data));
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+process.stdin.on('end', () => process.exit(0)).resume();
+`;
+
+/** How long the echo process may take to start listening. */
+const echoStartTimeoutMs = 10_000;
+
+/** Starts the echo process; resolves with it and its port. */
+async function startEchoProcess(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['-e', echoServerSource], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the echo process did not listen in time')), echoStartTimeoutMs);
+    child.once('error', reject);
+    child.stdout?.once('data', (line: Buffer) => {
+      clearTimeout(timer);
+      resolve(Number(line.toString().trim()));
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  return { child, port };
+}
+
+/** p50 of a 1-byte ping-pong over loopback TCP (Nagle off) between this process and another, in milliseconds. */
+export async function measureLoopbackRoundTrip(roundTrips: number): Promise<number> {
+  const { child, port } = await startEchoProcess();
+  const removeCleanup = onCleanup(() => killPid(child.pid));
   const socket = createConnection({ host: '127.0.0.1', port });
   socket.setNoDelay(true);
   try {
@@ -57,7 +84,8 @@ export async function measureLoopbackRoundTrip(roundTrips: number): Promise<numb
     return percentile(samples, 50);
   } finally {
     socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
+    killPid(child.pid);
+    removeCleanup();
   }
 }
 

@@ -11,7 +11,7 @@ import { formatNumber, makeRow, ratio, type BenchRow } from './stats.ts';
 export function machineRows(machine: MachineLimits): BenchRow[] {
   return [
     makeRow({ section: 'machine', name: 'fdatasync of 4 KiB appends', unit: 'ops/s', orch: null, limit: machine.fdatasyncPerSecond }),
-    makeRow({ section: 'machine', name: 'loopback TCP round trip p50', unit: 'ms', orch: null, limit: machine.loopbackRoundTripP50Ms }),
+    makeRow({ section: 'machine', name: 'loopback TCP round trip p50 (two processes)', unit: 'ms', orch: null, limit: machine.loopbackRoundTripP50Ms }),
     makeRow({ section: 'machine', name: 'bare node:http2 server (h2c)', unit: 'req/s', orch: null, limit: machine.http2RequestsPerSecond }),
   ];
 }
