@@ -58,7 +58,15 @@ export const pendingReadsMax = 65_536;
 export const readIndexRoundsMax = 8;
 /** Ticks a read-index round may wait before its readers are rejected with Timeout. */
 export const readIndexTimeoutTicks = 30;
-/** Take a snapshot after this many entries were applied since the last one. */
-export const snapshotEveryEntriesDefault = 10_000;
+/**
+ * Take a snapshot after this many entries were applied since the last one. A snapshot copies the
+ * whole state database (and all replicas take theirs at about the same index), so it is rare, as
+ * etcd 3.4's snapshot-count; snapshotEveryBytesDefault bounds the log kept meanwhile.
+ */
+export const snapshotEveryEntriesDefault = 100_000;
+/** Take a snapshot sooner once this many bytes of entries were applied since the last one (counted from start-up). */
+export const snapshotEveryBytesDefault = 256 * 1024 * 1024;
+/** Entries deleted from the log in one step of a compaction (each step a few ms of the event loop). */
+export const compactionStepEntries = 500;
 /** Entries kept behind a snapshot so slightly slow followers catch up without one. */
 export const snapshotCatchUpEntriesDefault = 1_000;

@@ -47,8 +47,10 @@ export interface RaftNodeOptions {
   readonly tickMs?: number;
   readonly electionTicks?: number;
   readonly heartbeatTicks?: number;
-  /** Take a snapshot (and compact the log) after this many applied entries; 0 disables. */
+  /** Take a snapshot (and compact the log) after this many applied entries; 0 disables snapshots. */
   readonly snapshotEveryEntries?: number;
+  /** Take a snapshot sooner, after this many bytes of applied entries (counted from start-up). */
+  readonly snapshotEveryBytes?: number;
   /** Entries kept behind a snapshot for followers that are only a little behind. */
   readonly snapshotCatchUpEntries?: number;
   /** Called with operating errors the driver cannot hand to a caller (failed background snapshot). */

@@ -42,6 +42,8 @@ export class RaftNode extends EventEmitter {
   private persistTransactions = 0;
   private persistedEntries = 0;
   private relayedProposals = 0;
+  /** Entry bytes applied since the last snapshot was started (or since start-up). */
+  private appliedBytesSinceSnapshot = 0;
 
   private constructor(
     private readonly opts: RaftNodeOptions,
@@ -419,6 +421,7 @@ export class RaftNode extends EventEmitter {
       this.updatePeers(cc);
     }
     this.opts.stateMachine.apply(entries);
+    for (const e of entries) this.appliedBytesSinceSnapshot += e.data.byteLength;
     this.applied = last.index;
     this.proposals.onApplied(entries);
     this.reads.onApplied(this.applied);
@@ -441,7 +444,10 @@ export class RaftNode extends EventEmitter {
 
   private maybeSnapshot(): void {
     const every = this.opts.snapshotEveryEntries ?? limits.snapshotEveryEntriesDefault;
-    if (every <= 0 || this.snapshotting || this.applied - this.storage.snapshot().metadata.index < every) return;
+    const everyBytes = this.opts.snapshotEveryBytes ?? limits.snapshotEveryBytesDefault;
+    if (every <= 0 || this.snapshotting) return;
+    if (this.applied - this.storage.snapshot().metadata.index < every && this.appliedBytesSinceSnapshot < everyBytes) return;
+    this.appliedBytesSinceSnapshot = 0;
     this.compact().catch((err: unknown) => this.opts.onError?.(err instanceof Error ? err : new Error(String(err))));
   }
 

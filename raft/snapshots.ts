@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { index } from './core/index.ts';
 import type { ConfState, SnapshotMetadata } from './core/index.ts';
 import type { StateMachineHooks } from './node-types.ts';
+import { compactionStepEntries } from './limits.ts';
 import type { SqliteLogStorage } from './sqlite-log-storage.ts';
 
 /** What takeSnapshot works with. */
@@ -39,8 +40,19 @@ export async function takeSnapshot(c: SnapshotContext): Promise<SnapshotMetadata
   }
   if (replacedPath) await unlink(replacedPath).catch(() => {});
   const compactTo = made.index - c.catchUpEntries;
-  if (compactTo >= c.storage.firstIndex()) c.storage.compact(index(compactTo));
+  await compactInSteps(c, compactTo);
   return metadata;
+}
+
+/**
+ * Compacts the log up to `to` a bounded number of entries at a time, yielding to the event loop
+ * between steps: one DELETE of thousands of entries would stall every request for tens of ms.
+ */
+async function compactInSteps(c: SnapshotContext, to: number): Promise<void> {
+  for (let first = c.storage.firstIndex(); first <= to && !c.stopped(); first = c.storage.firstIndex()) {
+    c.storage.compact(index(Math.min(to, first - 1 + compactionStepEntries)));
+    await new Promise((r) => setImmediate(r));
+  }
 }
 
 /** Deletes every file in `dir` except `keep` (the current snapshot): leftovers of interrupted transfers. */

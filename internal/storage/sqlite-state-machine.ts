@@ -6,6 +6,7 @@ import { decodeCommand, decodeResult, encodeResult, type Command, type CommandRe
 import type { ChangeEvent } from './change-event.ts';
 import { requestIdWindowEntries } from './limits.ts';
 import { applyCommand, toBuffer, type ApplyCounters } from './state-apply.ts';
+import { copyDatabaseOffThread } from './snapshot-copy.ts';
 import { ListStatements, readHistory, readKey, rowToKeyValue, scanPrefix } from './state-reads.ts';
 import { openDatabase, prepareStatements, type Db, type Statements } from './state-schema.ts';
 import { revision, StorageError, type KeyValue, type ListResult, type Revision } from './storage.ts';
@@ -172,10 +173,15 @@ export class SqliteStateMachine {
     }
   }
 
-  /** Writes a consistent copy of the database to `filePath` (online backup); returns the applied index it holds. */
+  /**
+   * Writes a consistent, durable copy of the database to `filePath` and returns the applied index
+   * it holds. A file database is copied on a worker thread (snapshot-copy.ts); an in-memory one,
+   * which no other connection can open, with SQLite's online backup.
+   */
   async snapshotTo(filePath: string): Promise<{ appliedIndex: number }> {
-    await this.db.backup(filePath);
-    // The backup tracks writes made while it ran, so the index is read from the copy itself.
+    if (this.path === ':memory:') await this.db.backup(filePath);
+    else await copyDatabaseOffThread(this.path, filePath);
+    // Writes go on while the copy is made, so the index is read from the copy itself.
     const copy = new Database(filePath, { readonly: true });
     try {
       const row = copy.prepare<[], { value: number }>("SELECT value FROM meta WHERE name = 'applied_index'").get();

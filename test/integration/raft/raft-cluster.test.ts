@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RaftNodeError } from '../../../raft/errors.ts';
+import { compactionStepEntries } from '../../../raft/limits.ts';
 import { ToyCluster, until } from './toy-cluster.ts';
 import type { Member } from './toy-cluster.ts';
 
@@ -143,6 +144,39 @@ test('a follower behind the compacted log catches up through a chunked snapshot'
   const after = await writeFromAll(cluster, 'after', 5);
   await cluster.allApplied(after);
   await until(() => itemsOf(lagging).length === 305, 'new writes on the caught-up node');
+});
+
+test('every node snapshots once the bytes applied since its last snapshot pass the limit, long before the entry count', async (t) => {
+  const cluster = await ToyCluster.start({ snapshotEveryEntries: 1_000_000, snapshotEveryBytes: 64 * 1024, snapshotCatchUpEntries: 0 });
+  t.after(() => cluster.close());
+  await cluster.leader();
+  const small = await writeFromAll(cluster, 'small', 20);
+  await cluster.allApplied(small);
+  for (const m of cluster.members) assert.equal(m.node!.status().snapshotIndex, 0, `no snapshot yet on ${m.id}`);
+  // 40 commands of 4 KiB: 160 KiB, past the 64 KiB limit.
+  const last = await writeFromAll(cluster, 'big', 40, 4096);
+  await cluster.allApplied(last);
+  for (const m of cluster.members) await until(() => m.node!.status().snapshotIndex > small, `a snapshot on ${m.id}`);
+});
+
+test('a compaction longer than one step keeps exactly the entries behind the snapshot, which a follower a little behind catches up from', async (t) => {
+  const catchUp = 7;
+  const cluster = await ToyCluster.start({ snapshotCatchUpEntries: catchUp });
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const follower = cluster.members.find((m) => m !== leader)!;
+  const written = await writeFromAll(cluster, 'c', compactionStepEntries * 2 + 100);
+  await cluster.allApplied(written);
+  await cluster.stopMember(follower.id);
+  const last = await writeFromAll(cluster, 'd', 3);
+  await cluster.allApplied(last);
+  const meta = await leader.node!.compact();
+  assert.ok(meta !== null && meta.index >= last);
+  assert.equal(leader.node!.status().firstIndex, meta.index - catchUp + 1);
+  await cluster.startMember(follower.id);
+  await cluster.allApplied(last);
+  assert.deepEqual(itemsOf(follower), itemsOf(leader));
+  assert.equal(follower.node!.status().snapshotIndex, 0, 'caught up from the log, not a snapshot');
 });
 
 test('a node whose state machine lost its data restarts from its own snapshot and replays the log after it', async (t) => {

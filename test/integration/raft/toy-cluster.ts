@@ -21,6 +21,7 @@ export interface ToyClusterOptions {
   /** Members prepared (certificate, port) but not started nor founding: they join later. */
   readonly spares?: number;
   readonly snapshotEveryEntries?: number;
+  readonly snapshotEveryBytes?: number;
   readonly snapshotCatchUpEntries?: number;
 }
 
@@ -88,6 +89,7 @@ export class ToyCluster {
         id, dataDir, peers, join, listen: this.peers[id]!, tls: { ca: this.pki.ca.cert, cert: pair.cert, key: pair.key },
         stateMachine: sm, tickMs: 20, electionTicks: 10, heartbeatTicks: 1,
         snapshotEveryEntries: this.opts.snapshotEveryEntries ?? 0, snapshotCatchUpEntries: this.opts.snapshotCatchUpEntries ?? 10,
+        ...(this.opts.snapshotEveryBytes !== undefined ? { snapshotEveryBytes: this.opts.snapshotEveryBytes } : {}),
       });
       sm.node = node;
       m.node = node;
