@@ -11,6 +11,12 @@ import { freePorts } from '../support/free-ports.ts';
 import { TestApiClient } from '../support/api-client.ts';
 import { LinkProxy } from './link-proxy.ts';
 
+/**
+ * Far below the production interval, so that snapshots, compaction and catch-up from a snapshot
+ * happen many times under faults in every run.
+ */
+const chaosSnapshotEveryEntries = 2_000;
+
 /** What a replica is going through. */
 export type ReplicaCondition = 'up' | 'killed' | 'paused';
 
@@ -80,7 +86,7 @@ export async function startChaosCluster(options: ChaosClusterOptions = {}): Prom
       kubeconfigPath: join(dataDir, 'kubeconfig'),
       output: options.showLogs === true ? 'prefixed' : 'ignore',
       readyTimeoutMs: 90_000,
-      extraArgs: fastRaftArgs,
+      extraArgs: [...fastRaftArgs, '--snapshot-every-entries', String(chaosSnapshotEveryEntries)],
       peerAddressFor: (from, to) => proxies.get(linkKey(from, to))?.address ?? '',
     });
   } catch (error) {
