@@ -4,7 +4,7 @@
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { connect as connectHttp2, constants as h2 } from 'node:http2';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createConnection } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { killPid, onCleanup } from './cleanup.ts';
@@ -51,18 +51,36 @@ process.stdin.on('end', () => process.exit(0)).resume();
 /** How long the echo process may take to start listening. */
 const echoStartTimeoutMs = 10_000;
 
-/** Starts the echo process; resolves with it and its port. */
+/** Starts the echo process; resolves with it and its port. On failure the process is killed. */
 async function startEchoProcess(): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['-e', echoServerSource], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the echo process did not listen in time')), echoStartTimeoutMs);
-    child.once('error', reject);
-    child.stdout?.once('data', (line: Buffer) => {
-      clearTimeout(timer);
-      resolve(Number(line.toString().trim()));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('the echo process did not listen in time')), echoStartTimeoutMs);
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the echo process exited (code ${code}) before listening`)));
+      child.stdout?.once('data', (line: Buffer) => resolve(Number(line.toString().trim())));
+    });
+    return { child, port };
+  } catch (error) {
+    killPid(child.pid);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One answer on `socket`; rejects if the connection closes or fails first. */
+function nextAnswer(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const closed = (): void => reject(new Error('the echo connection closed mid-measurement'));
+    socket.once('close', closed).once('error', closed);
+    socket.once('data', () => {
+      socket.off('close', closed).off('error', closed);
+      resolve();
     });
   });
-  return { child, port };
 }
 
 /** p50 of a 1-byte ping-pong over loopback TCP (Nagle off) between this process and another, in milliseconds. */
@@ -76,7 +94,7 @@ export async function measureLoopbackRoundTrip(roundTrips: number): Promise<numb
     const samples: number[] = [];
     for (let i = 0; i < roundTrips; i++) {
       const t0 = performance.now();
-      const answered = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      const answered = nextAnswer(socket);
       socket.write('x');
       await answered;
       samples.push(performance.now() - t0);

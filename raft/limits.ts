@@ -66,6 +66,8 @@ export const readIndexTimeoutTicks = 30;
 export const snapshotEveryEntriesDefault = 100_000;
 /** Take a snapshot sooner once this many bytes of entries were applied since the last one (counted from start-up). */
 export const snapshotEveryBytesDefault = 256 * 1024 * 1024;
+/** Snapshot attempts per snapshot interval after a failure (the retry waits interval / this many entries). */
+export const snapshotRetriesPerInterval = 10;
 /** Entries deleted from the log in one step of a compaction (each step a few ms of the event loop). */
 export const compactionStepEntries = 500;
 /** Entries kept behind a snapshot so slightly slow followers catch up without one. */

@@ -32,7 +32,8 @@ export class RaftNode extends EventEmitter {
   private transport!: Transport;
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
-  private readyAwaitingPersist = false;
+  /** A Ready taken from the core is held back (its persist turn, or a local snapshot's copy): no other is taken meanwhile. */
+  private readyHeld = false;
   private stopped = false;
   private ticks = 0;
   private applied: Index;
@@ -42,8 +43,10 @@ export class RaftNode extends EventEmitter {
   private persistTransactions = 0;
   private persistedEntries = 0;
   private relayedProposals = 0;
-  /** Entry bytes applied since the last snapshot was started (or since start-up). */
+  /** Entry bytes applied since the last snapshot (or since start-up). */
   private appliedBytesSinceSnapshot = 0;
+  /** After a failed snapshot, the applied index before which no other is tried. */
+  private snapshotRetryAt = 0;
 
   private constructor(
     private readonly opts: RaftNodeOptions,
@@ -315,8 +318,8 @@ export class RaftNode extends EventEmitter {
   }
 
   private handleReadies(): void {
-    // A leader's Ready waiting for its persist turn must be advanced before the next one is taken.
-    if (this.stopped || this.readyAwaitingPersist) return;
+    // A held Ready must be advanced before the next one is taken.
+    if (this.stopped || this.readyHeld) return;
     while (this.reads.wantsRound()) this.askReadIndex(this.reads.startRound(this.ticks));
     for (let n = 0; this.raw.hasReady(); n++) {
       if (n === limits.readiesPerTurnMax) {
@@ -326,6 +329,10 @@ export class RaftNode extends EventEmitter {
       const rd = this.raw.ready();
       if (this.leadsAfter(rd) && rd.entries.length > 0 && rd.snapshot === null) {
         this.replicateThenPersist(rd);
+        return;
+      }
+      if (rd.snapshot !== null && this.snapshotting !== null) {
+        this.restoreAfterLocalSnapshot(rd, this.snapshotting);
         return;
       }
       this.handleReady(rd);
@@ -347,11 +354,26 @@ export class RaftNode extends EventEmitter {
     // Proposals made while this Ready waits belong to the next one: match this one's now.
     this.proposals.onAppended(rd.entries);
     this.sendToPeers(rd);
-    this.readyAwaitingPersist = true;
+    this.readyHeld = true;
     setImmediate(() => {
-      this.readyAwaitingPersist = false;
+      this.readyHeld = false;
       if (this.stopped) return;
       this.handleReady(rd, { replicated: true });
+      this.schedule();
+    });
+  }
+
+  /**
+   * A snapshot from the leader replaces the state machine's files, which the copy of a local
+   * snapshot in progress may be opening: the restore waits for that snapshot to end (it is then
+   * older than the one restored, and dropped).
+   */
+  private restoreAfterLocalSnapshot(rd: Ready, local: Promise<unknown>): void {
+    this.readyHeld = true;
+    void local.catch(() => null).then(() => {
+      this.readyHeld = false;
+      if (this.stopped) return;
+      this.handleReady(rd);
       this.schedule();
     });
   }
@@ -388,6 +410,7 @@ export class RaftNode extends EventEmitter {
     }
     if (rd.snapshot) {
       this.opts.stateMachine.restore(snapshotPathOf(rd.snapshot), rd.snapshot.metadata);
+      this.appliedBytesSinceSnapshot = 0;
       this.applied = rd.snapshot.metadata.index;
       this.proposals.onSnapshotApplied(this.applied);
     }
@@ -445,10 +468,17 @@ export class RaftNode extends EventEmitter {
   private maybeSnapshot(): void {
     const every = this.opts.snapshotEveryEntries ?? limits.snapshotEveryEntriesDefault;
     const everyBytes = this.opts.snapshotEveryBytes ?? limits.snapshotEveryBytesDefault;
-    if (every <= 0 || this.snapshotting) return;
+    if (every <= 0 || this.snapshotting || this.applied < this.snapshotRetryAt) return;
     if (this.applied - this.storage.snapshot().metadata.index < every && this.appliedBytesSinceSnapshot < everyBytes) return;
-    this.appliedBytesSinceSnapshot = 0;
-    this.compact().catch((err: unknown) => this.opts.onError?.(err instanceof Error ? err : new Error(String(err))));
+    const bytesCovered = this.appliedBytesSinceSnapshot;
+    this.compact().then(
+      () => (this.appliedBytesSinceSnapshot = Math.max(0, this.appliedBytesSinceSnapshot - bytesCovered)),
+      (err: unknown) => {
+        // Each attempt copies the whole database: a failing one (a full disk) is not retried on every Ready.
+        this.snapshotRetryAt = this.applied + Math.max(1, Math.floor(every / limits.snapshotRetriesPerInterval));
+        this.opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
   }
 
   private stepSafely(m: Message): void {
@@ -470,7 +500,9 @@ export class RaftNode extends EventEmitter {
         if (this.stopped) return false;
         this.stepSafely(message);
         this.handleReadies();
-        const accepted = this.storage.snapshotFilePath() === filePath;
+        // Installed, or taken by the core and waiting for its turn: the file is needed either way.
+        const pending = this.raw.unstableSnapshot();
+        const accepted = this.storage.snapshotFilePath() === filePath || (pending !== null && snapshotPathOf(pending) === filePath);
         if (!accepted) void unlink(filePath).catch(() => {});
         return accepted;
       },

@@ -29,7 +29,14 @@ export interface SnapshotContext {
  */
 export async function takeSnapshot(c: SnapshotContext): Promise<SnapshotMetadata | null> {
   const suggested = join(c.snapshotDir, `snapshot-${Date.now()}-${randomBytes(4).toString('hex')}.db`);
-  const made = await c.stateMachine.snapshot(suggested);
+  let made: Awaited<ReturnType<StateMachineHooks['snapshot']>>;
+  try {
+    made = await c.stateMachine.snapshot(suggested);
+  } catch (err) {
+    // A failed copy (a full disk) may have left part of the file: remove it, or the disk stays full.
+    await unlink(suggested).catch(() => {});
+    throw err;
+  }
   if (c.stopped() || made.index <= c.storage.snapshot().metadata.index) {
     await unlink(made.filePath).catch(() => {});
     return null;

@@ -322,10 +322,17 @@ export class SqliteLogStorage implements LogStorage {
     if (i <= this.offset) throw new RaftError('Compacted', `compact(${i}) at or below ${this.offset}`);
     if (i > this.snapMeta.index) throw new Error(`assert: compact(${i}) beyond snapshot ${this.snapMeta.index}`);
     const t = this.term(i);
-    this.db.transaction(() => {
-      this.stmts.deleteUpTo.run(i);
-      this.stmts.logStart.run(i, t);
-    })();
+    // Not synced: a compaction lost on a crash only leaves entries that are compacted again later
+    // (the delete and the new start are one transaction), and the next synced write flushes it.
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.db.transaction(() => {
+        this.stmts.deleteUpTo.run(i);
+        this.stmts.logStart.run(i, t);
+      })();
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
     this.offset = i;
     this.offsetTerm = t;
     const cacheStart = this.last - this.cache.length + 1;

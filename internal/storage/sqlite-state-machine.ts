@@ -46,6 +46,8 @@ export class SqliteStateMachine {
   private lists: ListStatements;
   private counters: ApplyCounters;
   private applied: number;
+  /** Snapshot copies (snapshotTo) not finished yet. */
+  private copiesInFlight = 0;
 
   private constructor(private readonly path: string) {
     this.db = openDatabase(path);
@@ -179,8 +181,13 @@ export class SqliteStateMachine {
    * which no other connection can open, with SQLite's online backup.
    */
   async snapshotTo(filePath: string): Promise<{ appliedIndex: number }> {
-    if (this.path === ':memory:') await this.db.backup(filePath);
-    else await copyDatabaseOffThread(this.path, filePath);
+    this.copiesInFlight++;
+    try {
+      if (this.path === ':memory:') await this.db.backup(filePath);
+      else await copyDatabaseOffThread(this.path, filePath);
+    } finally {
+      this.copiesInFlight--;
+    }
     // Writes go on while the copy is made, so the index is read from the copy itself.
     const copy = new Database(filePath, { readonly: true });
     try {
@@ -191,8 +198,12 @@ export class SqliteStateMachine {
     }
   }
 
-  /** Replaces the whole database with the snapshot at `filePath` (close, swap the file, reopen). */
+  /**
+   * Replaces the whole database with the snapshot at `filePath` (close, swap the file, reopen).
+   * Not while a snapshot copy runs: its worker may be opening the files this replaces.
+   */
   restoreFrom(filePath: string): void {
+    if (this.copiesInFlight > 0) throw new Error('assert: restore while a snapshot copy of the database is in flight');
     this.db.close();
     if (this.path === ':memory:') {
       const image = readFileSync(filePath);

@@ -1,6 +1,9 @@
 // The SQLite schema of the state machine (a kine-style revision log) and its prepared statements.
 import Database from 'better-sqlite3';
 
+/** Bytes of WAL file kept after a checkpoint resets it. */
+const walBytesKeptMax = 64 * 1024 * 1024;
+
 /** An open state-machine database. */
 export type Db = Database.Database;
 
@@ -37,6 +40,9 @@ export function openDatabase(path: string | Buffer): Db {
   if (typeof path === 'string' && path !== ':memory:') {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // A snapshot copy holds a read transaction for its whole run, so the WAL grows meanwhile;
+    // once checkpointed it is cut back to this size instead of keeping its peak on disk.
+    db.pragma(`journal_size_limit = ${walBytesKeptMax}`);
   }
   db.exec(schema);
   return db;

@@ -5,7 +5,7 @@ import { Raft } from './raft.ts';
 import type { ProgressStatus, RaftStatus } from './status.ts';
 import { flushReadRound } from './step-leader.ts';
 import { RaftError, index, term } from './types.ts';
-import type { ConfChange, ConfState, EntryType, HardState, Message, NodeId, Ready, SoftState } from './types.ts';
+import type { ConfChange, ConfState, EntryType, HardState, Message, NodeId, Ready, Snapshot, SoftState } from './types.ts';
 
 /**
  * The API of the Raft core (etcd's RawNode): inputs go in through tick/step/propose/...,
@@ -144,6 +144,11 @@ export class RawNode {
     const lastCommitted = rd.committedEntries[rd.committedEntries.length - 1];
     if (lastCommitted !== undefined) r.log.appliedTo(lastCommitted.index);
     r.maybeAutoLeave();
+  }
+
+  /** A snapshot from the leader that the core took and the driver has not yet persisted (advanced), or null. */
+  unstableSnapshot(): Snapshot | null {
+    return this.r.log.unstable.snapshot;
   }
 
   /** The node's current state; `progress` is filled on the leader only. */

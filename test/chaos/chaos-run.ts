@@ -107,11 +107,18 @@ async function listRevision(cluster: ChaosCluster, servers: readonly string[]): 
 
 /** A consistent list from each replica in turn (each client pinned to one replica), bounded retries. */
 async function listEveryReplica(cluster: ChaosCluster): Promise<Map<string, VersionedValue[]>> {
+  // One revision for all: a write of unknown outcome (a relay still being retried) may apply while
+  // the replicas are read one after the other, so each is read at exactly the first one's revision.
+  let revision = '';
   const lists = new Map<string, VersionedValue[]>();
   for (const name of cluster.names) {
     const client = new OrchClient({ servers: [cluster.apiUrls.get(name) ?? ''], caPem: cluster.caPem, token: cluster.token, requestAttemptsMax: 10 });
     try {
-      const list = await client.list<{ items: Parameters<typeof versioned>[0][] }>(workloadPath, { query: { labelSelector: workloadLabel } });
+      type List = { metadata: { resourceVersion: string }; items: Parameters<typeof versioned>[0][] };
+      // A consistent list first: afterwards this replica has applied at least `revision`.
+      const latest = await client.list<List>(workloadPath, { query: { labelSelector: workloadLabel } });
+      if (revision === '') revision = latest.metadata.resourceVersion;
+      const list = await client.list<List>(workloadPath, { query: { labelSelector: workloadLabel, resourceVersion: revision, resourceVersionMatch: 'Exact' } });
       lists.set(name, list.items.map(versioned));
     } finally {
       await client.close();

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RaftNodeError } from '../../../raft/errors.ts';
@@ -177,6 +178,57 @@ test('a compaction longer than one step keeps exactly the entries behind the sna
   await cluster.allApplied(last);
   assert.deepEqual(itemsOf(follower), itemsOf(leader));
   assert.equal(follower.node!.status().snapshotIndex, 0, 'caught up from the log, not a snapshot');
+});
+
+test('a snapshot from the leader that arrives while a local snapshot is being copied is installed once that copy ends', async (t) => {
+  const cluster = await ToyCluster.start({ snapshotCatchUpEntries: 0 });
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const lagging = cluster.members.find((m) => m !== leader)!;
+  const first = await writeFromAll(cluster, 'a', 20);
+  await cluster.allApplied(first);
+  await cluster.stopMember(lagging.id);
+  const last = await writeFromAll(cluster, 'b', 30);
+  await cluster.allApplied(last);
+  for (const m of cluster.running()) assert.ok(await m.node!.compact(), `snapshot on ${m.id}`);
+  await cluster.startMember(lagging.id);
+  let release!: () => void;
+  lagging.sm!.snapshotGate = new Promise((resolve) => (release = resolve));
+  const local = lagging.node!.compact();
+  try {
+    // The leader's snapshot arrives meanwhile; it must not replace the files the local copy reads.
+    await until(() => lagging.node!.status().lead !== '' && lagging.sm!.snapshotsAsked === 1, 'the local snapshot started');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(lagging.sm!.restores, 0, 'no restore while the local copy runs');
+  } finally {
+    release(); // else stopping the node would wait for the copy forever
+  }
+  const meta = await local;
+  assert.ok(meta === null || meta.index <= first, 'the local snapshot covers only what the node had');
+  await cluster.allApplied(last);
+  assert.equal(lagging.sm!.restores, 1);
+  assert.deepEqual(itemsOf(lagging), itemsOf(leader));
+});
+
+test('a failed snapshot leaves no partial file and is not retried on every Ready', async (t) => {
+  const cluster = await ToyCluster.start({ snapshotEveryEntries: 20, snapshotCatchUpEntries: 0 });
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  for (const m of cluster.members) m.sm!.snapshotFailure = new Error('disk full');
+  const last = await writeFromAll(cluster, 'f', 20);
+  await cluster.allApplied(last);
+  await until(() => leader.sm!.snapshotsAsked >= 1, 'a snapshot attempt');
+  // Heartbeats keep producing Readies; with no new entries applied, no new attempt is made.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  for (const m of cluster.members) {
+    assert.ok(m.sm!.snapshotsAsked <= 1, `${m.id} tried ${m.sm!.snapshotsAsked} times`);
+    assert.deepEqual(readdirSync(join(cluster.dataDir(m.id), 'snapshots')), [], `no partial file on ${m.id}`);
+  }
+  // Once the disk is fine again, a later attempt succeeds.
+  for (const m of cluster.members) m.sm!.snapshotFailure = null;
+  const more = await writeFromAll(cluster, 'g', 10);
+  await cluster.allApplied(more);
+  await until(() => cluster.members.every((m) => m.node!.status().snapshotIndex > 0), 'a snapshot on every node');
 });
 
 test('a node whose state machine lost its data restarts from its own snapshot and replays the log after it', async (t) => {

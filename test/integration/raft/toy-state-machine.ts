@@ -1,7 +1,7 @@
 // A toy replicated state machine for Raft tests: an append-only list of commands in SQLite,
 // with the applied index in the same transaction, online-backup snapshots and restore.
 import Database from 'better-sqlite3';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { index } from '../../../raft/core/types.ts';
 import type { Entry, Index } from '../../../raft/core/types.ts';
@@ -10,6 +10,14 @@ import type { RaftNode, StateMachineHooks } from '../../../raft/node.ts';
 /** The toy state machine of one node; `node` is set once the RaftNode has started (for onForward). */
 export class ToyStateMachine implements StateMachineHooks {
   node: RaftNode | null = null;
+  /** Tests: snapshots wait for this first (a slow copy). */
+  snapshotGate: Promise<void> | null = null;
+  /** Tests: snapshots write part of the file, then fail with this (a full disk). */
+  snapshotFailure: Error | null = null;
+  /** Snapshots asked for, failed ones included. */
+  snapshotsAsked = 0;
+  /** Restores done. */
+  restores = 0;
   private db: Database.Database;
 
   constructor(private readonly dir: string) {
@@ -37,6 +45,12 @@ export class ToyStateMachine implements StateMachineHooks {
   }
 
   async snapshot(filePath: string): Promise<{ index: Index; filePath: string }> {
+    this.snapshotsAsked++;
+    if (this.snapshotGate) await this.snapshotGate;
+    if (this.snapshotFailure) {
+      writeFileSync(filePath, 'part of a copy');
+      throw this.snapshotFailure;
+    }
     await this.db.backup(filePath);
     const copy = new Database(filePath, { readonly: true });
     try {
@@ -48,6 +62,7 @@ export class ToyStateMachine implements StateMachineHooks {
 
   restore(filePath: string): void {
     const path = join(this.dir, 'sm.db');
+    this.restores++;
     this.db.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
     copyFileSync(filePath, path);

@@ -112,6 +112,23 @@ describe('sqlite state machine', () => {
     machine.close();
   });
 
+  it('refuses a restore while a snapshot copy of the database is still running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-sm-copy-'));
+    try {
+      const machine = SqliteStateMachine.open(join(dir, 'live.db'));
+      machine.applyEntries(sampleLog());
+      const first = await machine.snapshotTo(join(dir, 'first.db'));
+      const copying = machine.snapshotTo(join(dir, 'second.db'));
+      assert.throws(() => machine.restoreFrom(join(dir, 'first.db')), /restore while a snapshot copy/);
+      assert.equal((await copying).appliedIndex, first.appliedIndex);
+      machine.restoreFrom(join(dir, 'first.db'));
+      assert.equal(machine.appliedIndex(), first.appliedIndex);
+      machine.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('restores a snapshot into a file or an in-memory database with the applied index it covers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orch-sm-snap-'));
     try {
