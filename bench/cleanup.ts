@@ -40,18 +40,30 @@ export function killPid(pid: number | undefined): void {
  * them back, e.g. replicas of a cluster still waiting to become ready.
  */
 export function killChildrenMentioning(marker: string): void {
+  for (const pid of ownChildPids()) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) killPid(pid);
+    } catch {
+      // the process exited while we looked
+    }
+  }
+}
+
+/** Pids of this process's children that have not exited (zombies left out), from /proc. */
+export function ownChildPids(): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // The field after the parenthesised command is the state, then the parent pid.
-      const parentPid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parentPid !== process.pid) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) killPid(Number(entry));
+      const [state, parentPid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(parentPid) === process.pid && state !== 'Z') pids.push(Number(entry));
     } catch {
       // the process exited while we looked
     }
   }
+  return pids;
 }
 
 function installHandlers(): void {

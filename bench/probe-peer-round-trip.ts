@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureClusterPki } from '../internal/certificates/index.ts';
-import { index, term, type Message } from '../raft/core/types.ts';
+import { index, makeMessage, term, type Message } from '../raft/core/index.ts';
 import { Transport } from '../raft/transport.ts';
 import { killPid, onCleanup, runCleanups } from './cleanup.ts';
 import { percentile } from './stats.ts';
@@ -19,11 +19,10 @@ const warmupRoundTrips = 300;
 const entryBytes = 1024;
 
 function append(from: string, to: string, at: number): Message {
-  return {
-    type: 'app', from, to, term: term(1), logTerm: term(1), index: index(at), commit: index(0),
+  return makeMessage({
+    type: 'app', from, to, term: term(1), logTerm: term(1), index: index(at),
     entries: [{ index: index(at + 1), term: term(1), type: 'normal', data: new Uint8Array(entryBytes) }],
-    reject: false, rejectHint: index(0), rejectHintTerm: term(0), snapshot: null, context: new Uint8Array(0),
-  };
+  });
 }
 
 async function startTransport(id: string, dir: string, onMessages: (messages: Message[]) => void): Promise<Transport> {

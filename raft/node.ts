@@ -332,7 +332,9 @@ export class RaftNode extends EventEmitter {
         return;
       }
       if (rd.snapshot !== null && this.snapshotting !== null) {
-        this.restoreAfterLocalSnapshot(rd, this.snapshotting);
+        // A snapshot from the leader replaces the state machine's files, which the copy of the local
+        // snapshot in progress may be opening: it waits for that one to end (then older, and dropped).
+        this.holdReady(rd, this.snapshotting.catch(() => null), { replicated: false });
         return;
       }
       this.handleReady(rd);
@@ -354,26 +356,16 @@ export class RaftNode extends EventEmitter {
     // Proposals made while this Ready waits belong to the next one: match this one's now.
     this.proposals.onAppended(rd.entries);
     this.sendToPeers(rd);
-    this.readyHeld = true;
-    setImmediate(() => {
-      this.readyHeld = false;
-      if (this.stopped) return;
-      this.handleReady(rd, { replicated: true });
-      this.schedule();
-    });
+    this.holdReady(rd, new Promise((resolve) => setImmediate(resolve)), { replicated: true });
   }
 
-  /**
-   * A snapshot from the leader replaces the state machine's files, which the copy of a local
-   * snapshot in progress may be opening: the restore waits for that snapshot to end (it is then
-   * older than the one restored, and dropped).
-   */
-  private restoreAfterLocalSnapshot(rd: Ready, local: Promise<unknown>): void {
+  /** Handles `rd` once `until` settles, taking no other Ready meanwhile. */
+  private holdReady(rd: Ready, until: Promise<unknown>, opts: { replicated: boolean }): void {
     this.readyHeld = true;
-    void local.catch(() => null).then(() => {
+    void until.then(() => {
       this.readyHeld = false;
       if (this.stopped) return;
-      this.handleReady(rd);
+      this.handleReady(rd, opts);
       this.schedule();
     });
   }

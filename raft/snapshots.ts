@@ -29,14 +29,11 @@ export interface SnapshotContext {
  */
 export async function takeSnapshot(c: SnapshotContext): Promise<SnapshotMetadata | null> {
   const suggested = join(c.snapshotDir, `snapshot-${Date.now()}-${randomBytes(4).toString('hex')}.db`);
-  let made: Awaited<ReturnType<StateMachineHooks['snapshot']>>;
-  try {
-    made = await c.stateMachine.snapshot(suggested);
-  } catch (err) {
+  const made = await c.stateMachine.snapshot(suggested).catch(async (err: unknown) => {
     // A failed copy (a full disk) may have left part of the file: remove it, or the disk stays full.
     await unlink(suggested).catch(() => {});
     throw err;
-  }
+  });
   if (c.stopped() || made.index <= c.storage.snapshot().metadata.index) {
     await unlink(made.filePath).catch(() => {});
     return null;

@@ -204,14 +204,9 @@ export class SqliteLogStorage implements LogStorage {
       const base = rd.snapshot ? rd.snapshot.metadata.index : this.last;
       if (first.index > base + 1) throw new Error(`assert: append leaves a gap: last ${base}, new ${first.index}`);
     }
-    // Only the commit index may be lost on a crash (Raft re-learns it), so such writes skip the fsync;
-    // the next synced commit flushes the WAL up to and including them.
-    if (!rd.mustSync) this.db.pragma('synchronous = NORMAL');
-    try {
-      this.writeReady(rd, fresh);
-    } finally {
-      if (!rd.mustSync) this.db.pragma('synchronous = FULL');
-    }
+    // Only the commit index may be lost on a crash (Raft re-learns it), so such writes skip the fsync.
+    if (rd.mustSync) this.writeReady(rd, fresh);
+    else this.withoutSync(() => this.writeReady(rd, fresh));
     if (rd.snapshot) {
       const m = rd.snapshot.metadata;
       this.snapMeta = m;
@@ -225,6 +220,16 @@ export class SqliteLogStorage implements LogStorage {
     if (first) this.appendToMemory(fresh);
     if (rd.hardState) this.hardState = rd.hardState;
     return rd.snapshot && previousSnapPath !== this.snapPath ? previousSnapPath : '';
+  }
+
+  /** Runs `write` without the fsync at commit; the next synced commit flushes the WAL up to and including it. */
+  private withoutSync(write: () => void): void {
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      write();
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
   }
 
   private writeReady(rd: DurableReadyPart, fresh: readonly Entry[]): void {
@@ -323,16 +328,11 @@ export class SqliteLogStorage implements LogStorage {
     if (i > this.snapMeta.index) throw new Error(`assert: compact(${i}) beyond snapshot ${this.snapMeta.index}`);
     const t = this.term(i);
     // Not synced: a compaction lost on a crash only leaves entries that are compacted again later
-    // (the delete and the new start are one transaction), and the next synced write flushes it.
-    this.db.pragma('synchronous = NORMAL');
-    try {
-      this.db.transaction(() => {
-        this.stmts.deleteUpTo.run(i);
-        this.stmts.logStart.run(i, t);
-      })();
-    } finally {
-      this.db.pragma('synchronous = FULL');
-    }
+    // (the delete and the new start are one transaction).
+    this.withoutSync(() => this.db.transaction(() => {
+      this.stmts.deleteUpTo.run(i);
+      this.stmts.logStart.run(i, t);
+    })());
     this.offset = i;
     this.offsetTerm = t;
     const cacheStart = this.last - this.cache.length + 1;

@@ -1,23 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { ownChildPids as childPids } from '../../../bench/cleanup.ts';
 import { measureLoopbackRoundTrip } from '../../../bench/machine-limits.ts';
-
-/** Pids of this process's live children (from /proc). */
-function childPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === process.pid && fields[0] !== 'Z') pids.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return pids;
-}
 
 test('the loopback round trip is measured against another process, which is gone afterwards', async () => {
   const before = childPids();
