@@ -13,6 +13,8 @@ import { percentile } from './stats.ts';
 /** What the machine can do. */
 export interface MachineLimits {
   readonly fdatasyncPerSecond: number;
+  /** p50 of one fdatasync when `replicasOnOneDisk` appenders start theirs together, as a cluster's replicas do. */
+  readonly fdatasyncInStepP50Ms: number;
   readonly loopbackRoundTripP50Ms: number;
   readonly http2RequestsPerSecond: number;
 }
@@ -33,6 +35,71 @@ export function measureFdatasync(dir: string, durationMs: number): number {
     return (syncs * 1000) / (performance.now() - start);
   } finally {
     closeSync(fd);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** How many replicas share the disk in the benchmark's clusters (3 orch replicas, 3 etcd members). */
+export const replicasOnOneDisk = 3;
+
+// One appender per thread. The last to reach the barrier decides whether to go on (the deadline)
+// and opens it, so every thread starts its append and fdatasync at the same moment, as replicas do
+// when an entry reaches them together.
+const inStepAppenderSource = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { closeSync, fdatasyncSync, openSync, writeSync } = require('node:fs');
+const { shared, writers, path, deadline } = workerData;
+const barrier = new Int32Array(shared); // [arrived, generation, stop]
+const stopAll = () => { Atomics.store(barrier, 2, 1); Atomics.add(barrier, 1, 1); Atomics.notify(barrier, 1); };
+const samples = [];
+try {
+  const fd = openSync(path, 'w');
+  const block = Buffer.alloc(4096, 7);
+  try {
+    for (;;) {
+      const generation = Atomics.load(barrier, 1);
+      if (Atomics.add(barrier, 0, 1) === writers - 1) {
+        Atomics.store(barrier, 0, 0);
+        if (Date.now() >= deadline) Atomics.store(barrier, 2, 1);
+        Atomics.add(barrier, 1, 1);
+        Atomics.notify(barrier, 1);
+      } else {
+        // Timed waits: a thread that failed stops the others even if a wake-up is missed.
+        while (Atomics.load(barrier, 1) === generation && Atomics.load(barrier, 2) === 0) Atomics.wait(barrier, 1, generation, 1000);
+      }
+      if (Atomics.load(barrier, 2) === 1) break;
+      const t0 = performance.now();
+      writeSync(fd, block);
+      fdatasyncSync(fd);
+      samples.push(performance.now() - t0);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  parentPort.postMessage({ samples, error: null });
+} catch (err) {
+  stopAll();
+  parentPort.postMessage({ samples, error: err instanceof Error ? err.message : String(err) });
+}
+`;
+
+/**
+ * p50 of one 4 KiB append plus fdatasync, in milliseconds, when `writers` threads start theirs at
+ * the same moment, each on its own file under `dir`, for `durationMs`. The replicas of one cluster
+ * on one disk sync together: this, not one lone fdatasync, is what each of them waits for.
+ */
+export async function measureFdatasyncInStep(dir: string, writers: number, durationMs: number): Promise<number> {
+  const tmp = mkdtempSync(join(dir, 'fsync-in-step-'));
+  const shared = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
+  const deadline = Date.now() + durationMs;
+  const workers = Array.from({ length: writers }, (_, i) => new Worker(inStepAppenderSource, { eval: true, workerData: { shared, writers, path: join(tmp, `probe-${i}`), deadline } }));
+  try {
+    const outcomes = await Promise.all(workers.map((w) => new Promise<{ samples: number[]; error: string | null }>((resolve, reject) => w.once('message', resolve).once('error', reject))));
+    const failed = outcomes.find((o) => o.error !== null);
+    if (failed !== undefined) throw new Error(`fdatasync in step under ${dir}: ${failed.error}`);
+    return percentile(outcomes.flatMap((o) => o.samples), 50);
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
     rmSync(tmp, { recursive: true, force: true });
   }
 }
@@ -147,10 +214,11 @@ export async function measureHttp2(durationMs: number, streams: number): Promise
   }
 }
 
-/** Measures all three limits, one after the other. */
+/** Measures every limit, one after the other. */
 export async function measureMachineLimits(options: { dataDir: string; fsyncMs: number; roundTrips: number; http2Ms: number; http2Streams: number }): Promise<MachineLimits> {
   const fdatasyncPerSecond = measureFdatasync(options.dataDir, options.fsyncMs);
+  const fdatasyncInStepP50Ms = await measureFdatasyncInStep(options.dataDir, replicasOnOneDisk, options.fsyncMs);
   const loopbackRoundTripP50Ms = await measureLoopbackRoundTrip(options.roundTrips);
   const http2RequestsPerSecond = await measureHttp2(options.http2Ms, options.http2Streams);
-  return { fdatasyncPerSecond, loopbackRoundTripP50Ms, http2RequestsPerSecond };
+  return { fdatasyncPerSecond, fdatasyncInStepP50Ms, loopbackRoundTripP50Ms, http2RequestsPerSecond };
 }

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ownChildPids as childPids } from '../../../bench/cleanup.ts';
-import { measureLoopbackRoundTrip } from '../../../bench/machine-limits.ts';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measureFdatasyncInStep, measureLoopbackRoundTrip } from '../../../bench/machine-limits.ts';
 
 test('the loopback round trip is measured against another process, which is gone afterwards', async () => {
   const before = childPids();
@@ -13,4 +16,19 @@ test('the loopback round trip is measured against another process, which is gone
   // The echo process is killed by pid; give the kernel a moment to reap it.
   for (let i = 0; i < 50 && childPids().length > before.length; i++) await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(childPids(), before);
+});
+
+test('fdatasync in step runs every appender until the deadline and leaves no file behind', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-fsync-in-step-'));
+  try {
+    const p50Ms = await measureFdatasyncInStep(dir, 3, 200);
+    assert.ok(Number.isFinite(p50Ms) && p50Ms > 0, `p50 ${p50Ms}`);
+    assert.deepEqual(readdirSync(dir), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('fdatasync in step fails with the reason when the directory cannot take files', async () => {
+  await assert.rejects(measureFdatasyncInStep('/proc', 3, 200), /\/proc/);
 });

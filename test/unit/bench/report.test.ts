@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runClosedLoop, type LoadResult } from '../../../bench/load.ts';
-import { apiStoreLabels, storeRows, targetLines } from '../../../bench/report.ts';
+import { apiStoreLabels, machineRows, storeRows, targetLines } from '../../../bench/report.ts';
 import { makeRow, summarize } from '../../../bench/stats.ts';
 
 function load(opsPerSecond: number, p50Ms: number): LoadResult {
@@ -9,7 +9,7 @@ function load(opsPerSecond: number, p50Ms: number): LoadResult {
 }
 
 test('store rows pair orch with etcd at the same concurrency and give the commit limit at c=1', () => {
-  const machine = { fdatasyncPerSecond: 500, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
+  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 3, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
   const rows = storeRows(
     [{ concurrency: 1, write: load(100, 4), read: load(300, 1) }],
     [{ concurrency: 1, write: load(400, 2), read: load(600, 1) }],
@@ -53,12 +53,25 @@ test('target lines judge the issue targets and say when a row was not measured',
     makeRow({ section: 'store', name: 'write p50 c=1', unit: 'ms', orch: 10, limit: 2 }),
   ]);
   assert.match(lines[0] ?? '', /: met \(0\.6x\)/);
-  assert.match(lines[1] ?? '', /: missed \(5x\)/);
+  assert.match(lines[1] ?? '', /: missed \(5x; etcd -x\)/);
   assert.match(lines[2] ?? '', /: not measured/);
+  assert.equal(lines.length, 4, 'no shared-disk line without the machine rows');
+});
+
+test('the single-writer target gives etcd multiple of the same bound, and an info line the bound of fsyncs in step', () => {
+  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 0.45, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
+  const rows = [
+    ...machineRows(machine),
+    ...storeRows([{ concurrency: 1, write: load(100, 4), read: load(300, 1) }], [{ concurrency: 1, write: load(400, 3), read: load(600, 1) }], machine),
+  ];
+  const lines = targetLines(rows);
+  // fsync + RTT = 1000 / 500 + 0.05 = 2.05 ms
+  assert.match(lines[1] ?? '', /: met \(1\.95x; etcd 1\.46x\)/);
+  assert.equal(lines[4], 'info: single-writer p50 against 3 fsyncs in step + RTT (0.5 ms): orch 8x, etcd 6x');
 });
 
 test('API store rows are named after ConfigMaps and keep etcd as the reference and the commit limit', () => {
-  const machine = { fdatasyncPerSecond: 500, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
+  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 3, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
   const rows = storeRows([{ concurrency: 1, write: load(100, 4), read: load(300, 1) }], [{ concurrency: 1, write: load(400, 2), read: load(600, 1) }], machine, apiStoreLabels);
   assert.ok(rows.every((r) => r.section === 'api'));
   assert.equal(rows.find((r) => r.name === 'ConfigMap create throughput c=1')?.ratio, 0.25);
