@@ -36,6 +36,7 @@ const replica = await startReplica({
   tickMs: flags.tickMs,
   electionTicks: flags.electionTicks,
   snapshotEveryEntries: flags.snapshotEveryEntries,
+  snapshotEveryBytes: flags.snapshotEveryBytes,
   snapshotCatchUpEntries: flags.snapshotCatchUpEntries,
   ...(plantedBug === 'stale-reads' ? { testingServeConsistentReadsLocally: true } : {}),
   log,

@@ -15,6 +15,8 @@ export interface ReplicaFlags {
   readonly tickMs: number | undefined;
   readonly electionTicks: number | undefined;
   readonly snapshotEveryEntries: number | undefined;
+  /** Entry bytes applied after which a snapshot is taken, whichever of this and the entry count comes first. */
+  readonly snapshotEveryBytes: number | undefined;
   readonly snapshotCatchUpEntries: number | undefined;
 }
 
@@ -50,9 +52,20 @@ export function parsePeers(text: string): Record<string, string> {
   return peers;
 }
 
+const byteUnits: Record<string, number> = { '': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 };
+
+/** Parses a positive byte count: an integer with an optional binary suffix (`1048576`, `512Ki`, `256Mi`, `1Gi`). */
+export function parseBytes(text: string, flag: string): number {
+  const match = /^(\d+)(Ki|Mi|Gi)?$/.exec(text);
+  const n = match ? Number(match[1]) * (byteUnits[match[2] ?? ''] ?? Number.NaN) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw new FlagError(`--${flag}: "${text}" is not a positive byte count such as 1048576, 512Ki, 256Mi or 1Gi`);
+  return n;
+}
+
 function optionalInt(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
-  const n = Number(text);
+  // Digits only: Number() would also take '1e3', '0x10' or ' 5 ', which a Go flag parser refuses.
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n <= 0) throw new FlagError(`--${flag}: "${text}" is not a positive integer`);
   return n;
 }
@@ -75,6 +88,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       'tick-ms': { type: 'string' },
       'election-ticks': { type: 'string' },
       'snapshot-every-entries': { type: 'string' },
+      'snapshot-every-bytes': { type: 'string' },
       'snapshot-catch-up-entries': { type: 'string' },
     },
     strict: true,
@@ -100,6 +114,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     tickMs: optionalInt(values['tick-ms'], 'tick-ms'),
     electionTicks: optionalInt(values['election-ticks'], 'election-ticks'),
     snapshotEveryEntries: optionalInt(values['snapshot-every-entries'], 'snapshot-every-entries'),
+    snapshotEveryBytes: values['snapshot-every-bytes'] === undefined ? undefined : parseBytes(values['snapshot-every-bytes'], 'snapshot-every-bytes'),
     snapshotCatchUpEntries: optionalInt(values['snapshot-catch-up-entries'], 'snapshot-catch-up-entries'),
   };
 }

@@ -27,6 +27,7 @@ export interface ReplicaOptions {
   readonly tickMs?: number;
   readonly electionTicks?: number;
   readonly snapshotEveryEntries?: number;
+  readonly snapshotEveryBytes?: number;
   readonly snapshotCatchUpEntries?: number;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
@@ -64,6 +65,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
       ...(options.electionTicks !== undefined ? { electionTicks: options.electionTicks } : {}),
       ...(options.snapshotEveryEntries !== undefined ? { snapshotEveryEntries: options.snapshotEveryEntries } : {}),
+      ...(options.snapshotEveryBytes !== undefined ? { snapshotEveryBytes: options.snapshotEveryBytes } : {}),
       ...(options.snapshotCatchUpEntries !== undefined ? { snapshotCatchUpEntries: options.snapshotCatchUpEntries } : {}),
       onError: (err) => options.log('raft background error', err),
     },
