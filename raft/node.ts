@@ -43,7 +43,7 @@ export class RaftNode extends EventEmitter {
   private persistTransactions = 0;
   private persistedEntries = 0;
   private relayedProposals = 0;
-  /** Entry bytes applied since the last snapshot (or since start-up). */
+  /** Entry bytes applied since the last snapshot. */
   private appliedBytesSinceSnapshot = 0;
   /** After a failed snapshot, the applied index before which no other is tried. */
   private snapshotRetryAt = 0;
@@ -81,6 +81,9 @@ export class RaftNode extends EventEmitter {
         maxCommittedSizePerReadyBytes: limits.committedBytesPerReadyMax, preVote: true, checkQuorum: true, random: Math.random,
       });
       const node = new RaftNode(opts, storage, raw, applied);
+      // The bytes trigger counts what the log took since the snapshot, not since this start: else
+      // every restart would let the log grow by up to another snapshotEveryBytes.
+      node.appliedBytesSinceSnapshot = storage.entryBytesBetween(storage.snapshot().metadata.index, applied);
       await removeStaleSnapshots(snapshotDir, storage.snapshotFilePath());
       // Addresses given now win over those learnt from membership changes applied before.
       const peers = { ...storage.peerAddresses(), ...opts.peers };

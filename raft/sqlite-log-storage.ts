@@ -83,6 +83,8 @@ export class SqliteLogStorage implements LogStorage {
       deleteUpTo: this.db.prepare('DELETE FROM entries WHERE idx <= ?'),
       range: this.db.prepare('SELECT idx, term, type, data FROM entries WHERE idx >= ? AND idx < ? ORDER BY idx'),
       termAt: this.db.prepare('SELECT term FROM entries WHERE idx = ?').pluck(),
+      // length() of a BLOB reads the record header, not the bytes.
+      bytesBetween: this.db.prepare<[number, number], number>('SELECT COALESCE(SUM(length(data)), 0) FROM entries WHERE idx > ? AND idx <= ?').pluck(),
       lastIdx: this.db.prepare('SELECT max(idx) FROM entries').pluck(),
       hardState: this.db.prepare('INSERT OR REPLACE INTO hard_state (id, term, vote, commit_index) VALUES (1, ?, ?, ?)'),
       confState: this.db.prepare('INSERT OR REPLACE INTO conf_state (id, json) VALUES (1, ?)'),
@@ -178,6 +180,11 @@ export class SqliteLogStorage implements LogStorage {
 
   snapshot(): Snapshot {
     return { metadata: this.snapMeta, data: snapshotDataFor(this.snapPath) };
+  }
+
+  /** The data bytes of the entries with index in (`after`, `upTo`] that this log holds. */
+  entryBytesBetween(after: Index, upTo: Index): number {
+    return this.stmts.bytesBetween.get(after, upTo) ?? 0;
   }
 
   /** The file of the latest snapshot, or '' when there is none. */

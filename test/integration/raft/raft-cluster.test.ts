@@ -160,6 +160,26 @@ test('every node snapshots once the bytes applied since its last snapshot pass t
   for (const m of cluster.members) await until(() => m.node!.status().snapshotIndex > small, `a snapshot on ${m.id}`);
 });
 
+test('the bytes applied before a restart count towards the next snapshot', async (t) => {
+  // Logs kept whole behind snapshots: the restarted node can only get one by taking it itself.
+  const cluster = await ToyCluster.start({ snapshotEveryEntries: 1_000_000, snapshotEveryBytes: 64 * 1024, snapshotCatchUpEntries: 1_000 });
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const restarted = cluster.members.find((m) => m !== leader)!;
+  // 12 commands of 4 KiB: 48 KiB, under the 64 KiB limit.
+  const before = await writeFromAll(cluster, 'before', 12, 4096);
+  await cluster.allApplied(before);
+  await cluster.stopMember(restarted.id);
+  await cluster.startMember(restarted.id);
+  await cluster.allApplied(before);
+  assert.equal(restarted.node!.status().snapshotIndex, 0, 'no snapshot before the limit');
+  // 6 more: 24 KiB since the restart, 72 KiB since the start of the log.
+  const after = await writeFromAll(cluster, 'after', 6, 4096);
+  await cluster.allApplied(after);
+  await until(() => restarted.node!.status().snapshotIndex > before, `a snapshot on the restarted ${restarted.id}`);
+  assert.equal(restarted.sm!.restores, 0, 'its own snapshot, not the leader\'s');
+});
+
 test('a compaction longer than one step keeps exactly the entries behind the snapshot, which a follower a little behind catches up from', async (t) => {
   const catchUp = 7;
   const cluster = await ToyCluster.start({ snapshotCatchUpEntries: catchUp });
