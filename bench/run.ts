@@ -120,6 +120,7 @@ const watchdog = setTimeout(() => {
 await phase('machine limits', async () => {
   machine = await measureMachineLimits({ dataDir: baseDir, ...limits });
   raw['machine'] = machine;
+  warnings.push(...machine.warnings);
 });
 
 /** The store points against a cluster that speaks etcd's JSON gateway, stopped however the points end. */

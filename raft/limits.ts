@@ -64,7 +64,7 @@ export const readIndexTimeoutTicks = 30;
  * etcd 3.4's snapshot-count; snapshotEveryBytesDefault bounds the log kept meanwhile.
  */
 export const snapshotEveryEntriesDefault = 100_000;
-/** Take a snapshot sooner once this many bytes of entries were applied since the last one (counted from start-up). */
+/** Take a snapshot sooner once this many bytes of entries were applied since the last one (a restart counts those in the log). */
 export const snapshotEveryBytesDefault = 256 * 1024 * 1024;
 /** Snapshot attempts per snapshot interval after a failure (the retry waits interval / this many entries). */
 export const snapshotRetriesPerInterval = 10;

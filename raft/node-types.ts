@@ -49,7 +49,7 @@ export interface RaftNodeOptions {
   readonly heartbeatTicks?: number;
   /** Take a snapshot (and compact the log) after this many applied entries; 0 disables snapshots. */
   readonly snapshotEveryEntries?: number;
-  /** Take a snapshot sooner, after this many bytes of applied entries (counted from start-up). */
+  /** Take a snapshot sooner, after this many bytes of entries applied since the last one. */
   readonly snapshotEveryBytes?: number;
   /** Entries kept behind a snapshot for followers that are only a little behind. */
   readonly snapshotCatchUpEntries?: number;

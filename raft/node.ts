@@ -274,9 +274,15 @@ export class RaftNode extends EventEmitter {
       confState: () => this.raw.status().confState,
       catchUpEntries: this.opts.snapshotCatchUpEntries ?? limits.snapshotCatchUpEntriesDefault,
       stopped: () => this.stopped,
-    }).finally(() => {
-      this.snapshotting = null;
-    });
+    })
+      .then((made) => {
+        // Entries applied while the copy was made are not in it: they count towards the next one.
+        if (made !== null && !this.stopped) this.appliedBytesSinceSnapshot = this.storage.entryBytesBetween(made.index, this.applied);
+        return made;
+      })
+      .finally(() => {
+        this.snapshotting = null;
+      });
     return this.snapshotting;
   }
 
@@ -465,15 +471,11 @@ export class RaftNode extends EventEmitter {
     const everyBytes = this.opts.snapshotEveryBytes ?? limits.snapshotEveryBytesDefault;
     if (every <= 0 || this.snapshotting || this.applied < this.snapshotRetryAt) return;
     if (this.applied - this.storage.snapshot().metadata.index < every && this.appliedBytesSinceSnapshot < everyBytes) return;
-    const bytesCovered = this.appliedBytesSinceSnapshot;
-    this.compact().then(
-      () => (this.appliedBytesSinceSnapshot = Math.max(0, this.appliedBytesSinceSnapshot - bytesCovered)),
-      (err: unknown) => {
-        // Each attempt copies the whole database: a failing one (a full disk) is not retried on every Ready.
-        this.snapshotRetryAt = this.applied + Math.max(1, Math.floor(every / limits.snapshotRetriesPerInterval));
-        this.opts.onError?.(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
+    this.compact().catch((err: unknown) => {
+      // Each attempt copies the whole database: a failing one (a full disk) is not retried on every Ready.
+      this.snapshotRetryAt = this.applied + Math.max(1, Math.floor(every / limits.snapshotRetriesPerInterval));
+      this.opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+    });
   }
 
   private stepSafely(m: Message): void {

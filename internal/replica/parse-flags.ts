@@ -62,11 +62,15 @@ export function parseBytes(text: string, flag: string): number {
   return n;
 }
 
-function optionalInt(text: string | undefined, flag: string): number | undefined {
+/** The longest Raft tick: node's timers turn anything above 2^31 - 1 ms into 1 ms, a storm of elections. */
+export const tickMsMax = 60_000;
+
+function optionalInt(text: string | undefined, flag: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (text === undefined) return undefined;
-  // Digits only: Number() would also take '1e3', '0x10' or ' 5 ', which a Go flag parser refuses.
+  // Digits only: Number() would also take '1e3', '0x10' or ' 5 '.
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n <= 0) throw new FlagError(`--${flag}: "${text}" is not a positive integer`);
+  if (n > max) throw new FlagError(`--${flag}: ${text} is more than ${max}`);
   return n;
 }
 
@@ -111,7 +115,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     apiDomain: values['api-domain'],
     retentionMs: parseDurationMs(values['watch-history-retention'], 'watch-history-retention'),
     shutdownDelayMs: parseDurationMs(values['shutdown-delay-duration'], 'shutdown-delay-duration'),
-    tickMs: optionalInt(values['tick-ms'], 'tick-ms'),
+    tickMs: optionalInt(values['tick-ms'], 'tick-ms', tickMsMax),
     electionTicks: optionalInt(values['election-ticks'], 'election-ticks'),
     snapshotEveryEntries: optionalInt(values['snapshot-every-entries'], 'snapshot-every-entries'),
     snapshotEveryBytes: values['snapshot-every-bytes'] === undefined ? undefined : parseBytes(values['snapshot-every-bytes'], 'snapshot-every-bytes'),

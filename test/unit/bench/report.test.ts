@@ -9,7 +9,7 @@ function load(opsPerSecond: number, p50Ms: number): LoadResult {
 }
 
 test('store rows pair orch with etcd at the same concurrency and give the commit limit at c=1', () => {
-  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 3, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
+  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 3, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000, warnings: [] };
   const rows = storeRows(
     [{ concurrency: 1, write: load(100, 4), read: load(300, 1) }],
     [{ concurrency: 1, write: load(400, 2), read: load(600, 1) }],
@@ -59,7 +59,7 @@ test('target lines judge the issue targets and say when a row was not measured',
 });
 
 test('the single-writer target gives etcd multiple of the same bound, and an info line the bound of fsyncs in step', () => {
-  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 0.45, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
+  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 0.45, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000, warnings: [] };
   const rows = [
     ...machineRows(machine),
     ...storeRows([{ concurrency: 1, write: load(100, 4), read: load(300, 1) }], [{ concurrency: 1, write: load(400, 3), read: load(600, 1) }], machine),
@@ -71,7 +71,7 @@ test('the single-writer target gives etcd multiple of the same bound, and an inf
 });
 
 test('API store rows are named after ConfigMaps and keep etcd as the reference and the commit limit', () => {
-  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 3, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000 };
+  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 3, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000, warnings: [] };
   const rows = storeRows([{ concurrency: 1, write: load(100, 4), read: load(300, 1) }], [{ concurrency: 1, write: load(400, 2), read: load(600, 1) }], machine, apiStoreLabels);
   assert.ok(rows.every((r) => r.section === 'api'));
   assert.equal(rows.find((r) => r.name === 'ConfigMap create throughput c=1')?.ratio, 0.25);

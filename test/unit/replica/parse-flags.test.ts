@@ -52,6 +52,7 @@ test('bad names, addresses, peers and counts are refused with the flag they came
     [['--name', 'orch-1', '--peers', 'orch-2=127.0.0.1:1'], /--peers must include this replica \(orch-1\)/],
     [['--name', 'orch-1', '--api-domain', 'Bad_Domain'], /--api-domain: "Bad_Domain" is not a DNS name/],
     [['--name', 'orch-1', '--tick-ms', '0'], /--tick-ms: "0" is not a positive integer/],
+    [['--name', 'orch-1', '--tick-ms', '3000000000'], /--tick-ms: 3000000000 is more than 60000/],
     [['--name', 'orch-1', '--snapshot-every-entries', '1e3'], /--snapshot-every-entries: "1e3" is not a positive integer/],
     [['--name', 'orch-1', '--election-ticks', '0x10'], /--election-ticks: "0x10" is not a positive integer/],
   ];
