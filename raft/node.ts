@@ -1,8 +1,9 @@
 /**
  * The Raft driver: owns the tick timer, the durable log (SQLite), the gRPC transport and the
  * Ready loop. Every Ready is handled in the documented order — persist (one transaction, one
- * fsync) -> send -> apply -> answer reads -> advance — and all inputs that arrive in one turn of
- * the event loop (proposals, messages, ticks) are coalesced into one Ready: group commit.
+ * fsync) -> send -> apply -> answer reads -> advance. The fsync runs on libuv's thread pool: while
+ * it runs, the event loop goes on taking requests and peer messages, and every input that arrives
+ * meanwhile (proposals, messages, ticks) goes into the next Ready: group commit.
  */
 import { EventEmitter } from 'node:events';
 import { mkdir, unlink } from 'node:fs/promises';
@@ -32,7 +33,7 @@ export class RaftNode extends EventEmitter {
   private transport!: Transport;
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
-  /** A Ready taken from the core is held back (its persist turn, or a local snapshot's copy): no other is taken meanwhile. */
+  /** A Ready taken from the core is held back (its fsync, or a local snapshot's copy): no other is taken meanwhile. */
   private readyHeld = false;
   private stopped = false;
   private ticks = 0;
@@ -40,6 +41,8 @@ export class RaftNode extends EventEmitter {
   private lead: NodeId = '';
   private role: Role = 'follower';
   private snapshotting: Promise<SnapshotMetadata | null> | null = null;
+  /** The last fdatasync of the log asked for; the log is closed only after it ends. */
+  private syncing: Promise<void> | null = null;
   private persistTransactions = 0;
   private persistedEntries = 0;
   private relayedProposals = 0;
@@ -307,6 +310,7 @@ export class RaftNode extends EventEmitter {
     this.reads.failAll(err);
     this.emit('stopped');
     await this.snapshotting?.catch(() => null);
+    await this.syncing?.catch(() => undefined);
     this.storage.close();
   }
 
@@ -343,10 +347,11 @@ export class RaftNode extends EventEmitter {
       if (rd.snapshot !== null && this.snapshotting !== null) {
         // A snapshot from the leader replaces the state machine's files, which the copy of the local
         // snapshot in progress may be opening: it waits for that one to end (then older, and dropped).
-        this.holdReady(rd, this.snapshotting.catch(() => null), { replicated: false });
+        this.holdReady(this.snapshotting.catch(() => null), () => this.handleReady(rd));
         return;
       }
       this.handleReady(rd);
+      if (this.readyHeld) return; // the rest of it, and the next Ready, come after its fsync
     }
   }
 
@@ -356,27 +361,36 @@ export class RaftNode extends EventEmitter {
   }
 
   /**
-   * A leader's new entries go to the followers before its own disk write, which then runs on the
-   * next turn, after the transport wrote them out: the leader's fsync overlaps the network and the
-   * followers' fsyncs instead of preceding them. Safe because the core counts the leader's own
-   * entries only at advance(), after the persist (Raft thesis §10.2.1).
+   * A leader's new entries go to the followers before its own disk write: the leader's fsync
+   * overlaps the network and the followers' fsyncs instead of preceding them. Safe because the
+   * core counts the leader's own entries only at advance(), after the fsync (Raft thesis §10.2.1).
    */
   private replicateThenPersist(rd: Ready): void {
-    // Proposals made while this Ready waits belong to the next one: match this one's now.
+    // Proposals made while this Ready waits for its fsync belong to the next one: match this one's now.
     this.proposals.onAppended(rd.entries);
     this.sendToPeers(rd);
-    this.holdReady(rd, new Promise((resolve) => setImmediate(resolve)), { replicated: true });
+    this.handleReady(rd, { replicated: true });
   }
 
-  /** Handles `rd` once `until` settles, taking no other Ready meanwhile. */
-  private holdReady(rd: Ready, until: Promise<unknown>, opts: { replicated: boolean }): void {
+  /** Runs `then` once `until` resolves, taking no other Ready meanwhile. */
+  private holdReady(until: Promise<unknown>, then: () => void): void {
     this.readyHeld = true;
-    void until.then(() => {
-      this.readyHeld = false;
-      if (this.stopped) return;
-      this.handleReady(rd, opts);
-      this.schedule();
-    });
+    until.then(
+      () => {
+        this.readyHeld = false;
+        if (this.stopped) return;
+        then();
+        this.schedule();
+      },
+      (err: unknown) => {
+        if (this.stopped) return;
+        // As etcd does when its WAL sync fails: stop the process. Nothing of this Ready may be
+        // acknowledged, and an fsync is not retried (the kernel may have dropped the pages).
+        process.nextTick(() => {
+          throw new Error(`the Raft log could not be made durable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        });
+      },
+    );
   }
 
   /** Sends `rd`'s messages for other nodes and writes them to the peer streams now (its own are stepped after advance). */
@@ -395,7 +409,10 @@ export class RaftNode extends EventEmitter {
     }
   }
 
-  /** Persist, send, apply, advance; `replicated`: proposals were matched and messages sent when `rd` was taken. */
+  /**
+   * Persist, then (after the fsync when the Ready must be durable) send, apply, advance;
+   * `replicated`: proposals were matched and messages sent when `rd` was taken.
+   */
   private handleReady(rd: Ready, opts: { replicated: boolean } = { replicated: false }): void {
     const leaderChanged = rd.softState !== null && rd.softState.lead !== this.lead;
     if (rd.softState) {
@@ -407,8 +424,22 @@ export class RaftNode extends EventEmitter {
       const replaced = this.storage.persist(rd);
       this.persistTransactions++;
       this.persistedEntries += rd.entries.length;
+      if (rd.mustSync) {
+        this.syncing = this.storage.sync();
+        // The snapshot file this one replaced is still the durable one until the fsync.
+        this.holdReady(this.syncing, () => {
+          if (replaced) void unlink(replaced).catch(() => {});
+          this.handleDurableReady(rd, opts, leaderChanged);
+        });
+        return;
+      }
       if (replaced) void unlink(replaced).catch(() => {});
     }
+    this.handleDurableReady(rd, opts, leaderChanged);
+  }
+
+  /** The part of handleReady that needs `rd` on disk: install its snapshot, send, apply, advance. */
+  private handleDurableReady(rd: Ready, opts: { replicated: boolean }, leaderChanged: boolean): void {
     if (rd.snapshot) {
       this.opts.stateMachine.restore(snapshotPathOf(rd.snapshot), rd.snapshot.metadata);
       this.appliedBytesSinceSnapshot = 0;

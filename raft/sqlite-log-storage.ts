@@ -1,13 +1,17 @@
 /**
- * The durable Raft log on SQLite (better-sqlite3, WAL, synchronous=FULL). One Ready is
- * persisted in ONE transaction, so its commit is the single fsync every proposal of that Ready
- * shares (group commit). Recent entries are cached in memory; older ones are read from disk.
+ * The durable Raft log on SQLite (better-sqlite3, WAL). One Ready is written in ONE transaction
+ * without an fsync; `sync()` then fdatasyncs the WAL on libuv's thread pool, so the event loop is
+ * not blocked while the disk works, and every proposal of that Ready shares that one fsync (group
+ * commit). Other writes (bootstrap, membership, snapshot records, peer addresses) are rare and
+ * fsynced at commit (synchronous=FULL). Recent entries are cached in memory; older ones are read
+ * from disk.
  *
  * Snapshots: the state machine's snapshot is a file; this log records its metadata and path,
  * and `snapshot().data` is that path in UTF-8 (a local convention of the driver and transport).
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { closeSync, fdatasync, openSync } from 'node:fs';
 import type { LogStorage } from './core/log-storage.ts';
 import { RaftError, index, term } from './core/types.ts';
 import type { ConfState, Entry, EntryType, HardState, Index, Snapshot, SnapshotMetadata, Term } from './core/types.ts';
@@ -41,7 +45,7 @@ export interface DurableReadyPart {
   readonly hardState: HardState | null;
   readonly entries: readonly Entry[];
   readonly snapshot: Snapshot | null;
-  /** Whether the write must be fsynced before returning (Ready.mustSync); a commit-index-only change need not be. */
+  /** Whether the write must be made durable (Ready.mustSync) by `sync()`; a commit-index-only change need not be. */
   readonly mustSync: boolean;
 }
 
@@ -70,10 +74,13 @@ export class SqliteLogStorage implements LogStorage {
   private cache: Entry[] = [];
   private cacheBytes = 0;
   private readonly stmts;
+  private readonly walPath: string;
+  private walFd: number | null = null;
 
   /** Opens (creating if needed) `<dataDir>/raft.db` and loads its state. */
   constructor(dataDir: string) {
     this.db = new Database(join(dataDir, 'raft.db'));
+    this.walPath = join(dataDir, 'raft.db-wal');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.exec(schema);
@@ -198,9 +205,10 @@ export class SqliteLogStorage implements LogStorage {
   }
 
   /**
-   * Persists what a Ready asks, in ONE transaction (one fsync): the snapshot (replacing the
-   * log), then the entries (dropping a conflicting suffix first), then the hard state.
-   * Returns the path of a snapshot file this replaced (the caller deletes it), or ''.
+   * Writes what a Ready asks, in ONE transaction, durable once `sync()` resolves: the snapshot
+   * (replacing the log), then the entries (dropping a conflicting suffix first), then the hard
+   * state. Returns the path of a snapshot file this replaced (the caller deletes it after the
+   * sync), or ''.
    */
   persist(rd: DurableReadyPart): string {
     const fresh = rd.entries.filter((e) => e.index > (rd.snapshot ? rd.snapshot.metadata.index : this.offset));
@@ -211,9 +219,9 @@ export class SqliteLogStorage implements LogStorage {
       const base = rd.snapshot ? rd.snapshot.metadata.index : this.last;
       if (first.index > base + 1) throw new Error(`assert: append leaves a gap: last ${base}, new ${first.index}`);
     }
-    // Only the commit index may be lost on a crash (Raft re-learns it), so such writes skip the fsync.
-    if (rd.mustSync) this.writeReady(rd, fresh);
-    else this.withoutSync(() => this.writeReady(rd, fresh));
+    // Made durable by sync(), off the event loop; a commit-index-only write needs no fsync at all
+    // (Raft re-learns the commit index).
+    this.withoutSync(() => this.writeReady(rd, fresh));
     if (rd.snapshot) {
       const m = rd.snapshot.metadata;
       this.snapMeta = m;
@@ -361,8 +369,21 @@ export class SqliteLogStorage implements LogStorage {
     else this.db.prepare('INSERT OR REPLACE INTO peer_address (id, address) VALUES (?, ?)').run(id, address);
   }
 
-  /** Closes the database. The object is unusable afterwards. */
+  /**
+   * Makes every write so far durable: an fdatasync of the WAL, on libuv's thread pool. Enough on
+   * its own: WAL recovery keeps a prefix of the committed transactions, and a checkpoint syncs the
+   * WAL before it copies pages into the database file (and the file after).
+   */
+  sync(): Promise<void> {
+    // SQLite keeps the same -wal file for as long as a connection has the database open.
+    this.walFd ??= openSync(this.walPath, 'r');
+    const fd = this.walFd;
+    return new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+  }
+
+  /** Closes the database. The object is unusable afterwards; no sync() may be in flight. */
   close(): void {
+    if (this.walFd !== null) closeSync(this.walFd);
     this.db.close();
   }
 }

@@ -1,0 +1,106 @@
+// The log's fsync runs off the event loop (SqliteLogStorage.sync): these pin down that nothing a
+// Ready carries counts before its fsync ends, by holding chosen nodes' fsyncs as a slow disk would.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sep } from 'node:path';
+import { RaftNodeError } from '../../../raft/errors.ts';
+import { SqliteLogStorage } from '../../../raft/sqlite-log-storage.ts';
+import { ToyCluster, until } from './toy-cluster.ts';
+import type { Member } from './toy-cluster.ts';
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/**
+ * The real fsyncs of the nodes in `dataDirs` still run; their completion is reported only at
+ * `release()`. `restore()` releases too: a node stopping waits for its fsync.
+ */
+function holdLogSyncs(dataDirs: readonly string[]): { release(): void; restore(): void; held(): number } {
+  const original = SqliteLogStorage.prototype.sync;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  SqliteLogStorage.prototype.sync = function (this: SqliteLogStorage): Promise<void> {
+    const synced = original.call(this);
+    // The storage knows its directory only through its WAL path (a private field, read for the test).
+    const walPath = (this as unknown as { walPath: string }).walPath;
+    if (!dataDirs.some((dir) => walPath.startsWith(dir + sep))) return synced;
+    held++;
+    return synced.then(() => gate);
+  };
+  const restore = (): void => {
+    release();
+    SqliteLogStorage.prototype.sync = original;
+  };
+  return { release, restore, held: () => held };
+}
+
+/** Proposes on the leader and tracks whether the proposal has settled. */
+function propose(leader: Member, data: string): { settled(): boolean; done: Promise<number> } {
+  let settled = false;
+  const done = leader.node!.propose(text(data)).finally(() => (settled = true));
+  return { settled: () => settled, done };
+}
+
+const pauseMs = 300;
+
+/** Runs `check` with the fsyncs of the nodes in `dataDirs` held, and always lets them go afterwards (a stopping node waits for its fsync). */
+async function withLogSyncsHeld(dataDirs: readonly string[], check: (hold: { release(): void; held(): number }) => Promise<void>): Promise<void> {
+  const hold = holdLogSyncs(dataDirs);
+  try {
+    await check(hold);
+  } finally {
+    hold.restore();
+  }
+}
+
+test('followers acknowledge entries only after their fsync: nothing commits while both fsyncs are held', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const followers = cluster.members.filter((m) => m !== leader);
+  const before = leader.node!.status().lastIndex;
+  await withLogSyncsHeld(followers.map((f) => cluster.dataDir(f.id)), async (hold) => {
+    const write = propose(leader, 'held');
+    // Both followers wrote the entry; its fsync has not been reported yet.
+    await until(() => followers.every((f) => f.node!.status().lastIndex > before), 'the entry written on both followers');
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    assert.ok(hold.held() >= 2);
+    assert.equal(write.settled(), false, 'committed before a follower had the entry on disk');
+    hold.release();
+    assert.ok((await write.done) > before);
+  });
+});
+
+test('the leader counts its own copy only after its fsync: with one follower acknowledging, nothing commits', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const [slow, fast] = cluster.members.filter((m) => m !== leader) as [Member, Member];
+  const before = leader.node!.status().lastIndex;
+  await withLogSyncsHeld([cluster.dataDir(leader.id), cluster.dataDir(slow.id)], async (hold) => {
+    const write = propose(leader, 'held');
+    await until(() => fast.node!.status().lastIndex > before, 'the entry on the follower whose fsync is not held');
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    assert.equal(write.settled(), false, 'committed on the leader before its own fsync ended');
+    hold.release();
+    assert.ok((await write.done) > before);
+  });
+});
+
+test('a node stopped while its fsync runs waits for it, closes its log, and fails what was pending with Stopped', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  await withLogSyncsHeld([cluster.dataDir(leader.id)], async (hold) => {
+    const write = propose(leader, 'pending');
+    const failed = assert.rejects(write.done, (err: unknown) => err instanceof RaftNodeError && err.code === 'Stopped');
+    await until(() => hold.held() > 0, 'the leader fsyncing');
+    let stopped = false;
+    const stopping = leader.node!.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    assert.equal(stopped, false, 'closed the log under a running fsync');
+    hold.release();
+    await stopping;
+    await failed;
+  });
+});
