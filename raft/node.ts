@@ -43,6 +43,7 @@ export class RaftNode extends EventEmitter {
   private snapshotting: Promise<SnapshotMetadata | null> | null = null;
   /** The last fdatasync of the log asked for; the log is closed only after it ends. */
   private syncing: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
   private persistTransactions = 0;
   private persistedEntries = 0;
   private relayedProposals = 0;
@@ -294,13 +295,17 @@ export class RaftNode extends EventEmitter {
    * With `handOffMs`, a leader first hands leadership to its most caught-up follower (waiting
    * at most that long), so the group need not wait an election timeout.
    */
-  async stop(opts: { handOffMs?: number } = {}): Promise<void> {
-    if (this.stopped) return;
+  stop(opts: { handOffMs?: number } = {}): Promise<void> {
+    // A second call waits for the first one's end (the log closes only after a running fsync).
+    this.stopping ??= this.stopOnce(opts);
+    return this.stopping;
+  }
+
+  private async stopOnce(opts: { handOffMs?: number }): Promise<void> {
     if (opts.handOffMs && this.isLeader()) {
       const followers = Object.entries(this.raw.status().progress).filter(([id]) => id !== this.id);
       const best = followers.sort((a, b) => b[1].match - a[1].match)[0];
       if (best) await this.transferLeadership(best[0], opts.handOffMs).catch(() => {});
-      if (this.stopped) return;
     }
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
@@ -375,21 +380,26 @@ export class RaftNode extends EventEmitter {
   /** Runs `then` once `until` resolves, taking no other Ready meanwhile. */
   private holdReady(until: Promise<unknown>, then: () => void): void {
     this.readyHeld = true;
+    // Either way an error leaves this promise chain as an uncaught exception, as it did when a Ready
+    // was handled in one synchronous step: the process stops rather than go on half-way.
+    const crash = (err: unknown): void => process.nextTick(() => {
+      throw err;
+    });
     until.then(
       () => {
         this.readyHeld = false;
         if (this.stopped) return;
-        then();
+        try {
+          then();
+        } catch (err) {
+          crash(err);
+          return;
+        }
         this.schedule();
       },
-      (err: unknown) => {
-        if (this.stopped) return;
-        // As etcd does when its WAL sync fails: stop the process. Nothing of this Ready may be
-        // acknowledged, and an fsync is not retried (the kernel may have dropped the pages).
-        process.nextTick(() => {
-          throw new Error(`the Raft log could not be made durable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-        });
-      },
+      // As etcd does when its WAL sync fails, even after stop(): nothing of this Ready may be
+      // acknowledged, and an fsync is not retried (the kernel may have dropped the dirty pages).
+      (err: unknown) => crash(new Error(`the Raft log could not be made durable: ${err instanceof Error ? err.message : String(err)}`, { cause: err })),
     );
   }
 

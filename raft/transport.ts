@@ -259,6 +259,13 @@ export class Transport {
     }
     const finalPath = join(this.opts.snapshotDir, `received-${first.snapshot.term}-${first.snapshot.index}-${randomBytes(4).toString('hex')}.db`);
     await rename(tmp, finalPath);
+    // The rename must be on disk before the log records the file (then deletes the one it replaces).
+    const dir = await open(this.opts.snapshotDir, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
     let accepted = false;
     try {
       accepted = this.opts.handlers.onSnapshot(messageFromWire(first, snapshotDataFor(finalPath)), finalPath);

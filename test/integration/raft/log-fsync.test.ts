@@ -41,7 +41,12 @@ function propose(leader: Member, data: string): { settled(): boolean; done: Prom
   return { settled: () => settled, done };
 }
 
-const pauseMs = 300;
+/**
+ * How long a held fsync is watched: far longer than a commit takes (ms), shorter than an election
+ * timeout (10 ticks of 20 ms), so that a leader whose followers' answers are held by the test does
+ * not step down for want of a quorum (check-quorum) and start another election meanwhile.
+ */
+const pauseMs = 120;
 
 /** Runs `check` with the fsyncs of the nodes in `dataDirs` held, and always lets them go afterwards (a stopping node waits for its fsync). */
 async function withLogSyncsHeld(dataDirs: readonly string[], check: (hold: { release(): void; held(): number }) => Promise<void>): Promise<void> {
@@ -84,6 +89,25 @@ test('the leader counts its own copy only after its fsync: with one follower ack
     assert.equal(write.settled(), false, 'committed on the leader before its own fsync ended');
     hold.release();
     assert.ok((await write.done) > before);
+  });
+});
+
+test('a node grants its vote only once the vote is on disk: a transferee gets no votes while the others\' fsyncs are held', async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const [transferee, other] = cluster.members.filter((m) => m !== leader) as [Member, Member];
+  await withLogSyncsHeld([cluster.dataDir(leader.id), cluster.dataDir(other.id)], async (hold) => {
+    // Any win counts, even one lost again within the pause.
+    let won = false;
+    transferee.node!.on('leader-change', (lead: string | null) => (won ||= lead === transferee.id));
+    const moved = leader.node!.transferLeadership(transferee.id, 10_000).catch(() => undefined);
+    await until(() => hold.held() >= 2, 'both voters writing their vote');
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    assert.equal(won, false, 'won on votes that were not on disk');
+    hold.release();
+    await until(() => transferee.node!.isLeader(), 'the transferee leading once the votes are durable');
+    await moved;
   });
 });
 
