@@ -351,6 +351,10 @@ export class Raft {
   /** Follower: installs a snapshot if it is newer than the log; returns whether it did. */
   restore(s: Snapshot): boolean {
     if (s.metadata.index <= this.log.committed) return false;
+    // Entries handed to the driver are applied after this step (the driver holds a Ready while its
+    // fsync runs): a snapshot replacing the membership now would have their conf changes applied
+    // on top of it. The leader sends it again once they are applied.
+    if (this.log.applying > this.log.applied) return false;
     if (this.log.matchTerm(s.metadata.index, s.metadata.term)) {
       // The log already holds the snapshot's last entry: just fast-forward the commit.
       this.log.commitTo(s.metadata.index);

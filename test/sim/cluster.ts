@@ -14,10 +14,10 @@ import { SimNode } from './sim-node.ts';
 import type { CrashPoint } from './sim-node.ts';
 import type { FaultPlan } from './faults.ts';
 
-/** Most steps a leader's disk write may lag behind sending its Ready (the driver persists after sending). */
-const leaderPersistLagStepsMax = 3;
-/** How often a leader's disk write lags at all (a slow disk now and then, not always). */
-const leaderPersistLagChance = 0.2;
+/** Most steps a Ready's fsync may take (the driver fsyncs off the event loop, stepping messages meanwhile). */
+const persistLagStepsMax = 3;
+/** How often a Ready's fsync lags at all (a slow disk now and then, not always). */
+const persistLagChance = 0.2;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -72,7 +72,7 @@ export class Cluster {
       invariants: this.invariants,
       send: (m: Message) => this.send(m),
       crashesAt: (id: NodeId, point: CrashPoint, rd: Ready) => this.crashesAt(id, point, rd),
-      persistLagSteps: () => (this.faults.chance(leaderPersistLagChance) ? this.faults.between(1, leaderPersistLagStepsMax) : 0),
+      persistLagSteps: () => (this.faults.chance(persistLagChance) ? this.faults.between(1, persistLagStepsMax) : 0),
       readAnswered: (id: NodeId, rs: ReadState) => this.readAnswered(id, rs),
       applied: (id: NodeId, e: Entry) => this.noteApplied(id, e),
     };

@@ -20,7 +20,7 @@ export interface NodeEnv {
   readonly invariants: Invariants;
   /** Puts a message on the network. */
   send(m: Message): void;
-  /** Steps a leader's disk write lags behind sending its Ready (drawn from the fault stream; 0 = at once). */
+  /** Steps a Ready's fsync takes, during which messages and proposals are still stepped (drawn from the fault stream; 0 = at once). */
   persistLagSteps(node: NodeId): number;
   /** Whether the process dies at `point` while handling `rd` (drawn from the fault stream). */
   crashesAt(node: NodeId, point: CrashPoint, rd: Ready): boolean;
@@ -61,7 +61,8 @@ export class SimNode {
   /** The term of the leadership this node holds, when role is leader. */
   leaderTerm = 0;
   /** A leader's Ready already sent whose disk write lags `steps` more steps (lost in a crash). */
-  private unpersisted: { rd: Ready; steps: number } | null = null;
+  /** A Ready waiting for its fsync, as raft/node.ts holds one; `sent`: its messages already left (a leader's new entries). */
+  private unpersisted: { rd: Ready; steps: number; sent: boolean } | null = null;
 
   /** A server whose disk is `disk`; it is down until start(). */
   constructor(
@@ -116,7 +117,7 @@ export class SimNode {
         return true;
       }
       this.unpersisted = null;
-      if (this.raw === null || !this.finish(this.raw, lagging.rd, true)) return false;
+      if (this.raw === null || !this.finish(this.raw, lagging.rd, lagging.sent)) return false;
     }
     for (let round = 0; round < readyRoundsMax; round++) {
       const raw = this.raw;
@@ -144,12 +145,13 @@ export class SimNode {
     if (sendsFirst) {
       this.sendAll(rd);
       if (this.env.crashesAt(this.id, 'sentBeforePersist', rd)) return this.die();
-      // A slow disk: messages (even acks of these entries) may be stepped before the write lands.
-      const steps = this.env.persistLagSteps(this.id);
-      if (steps > 0) {
-        this.unpersisted = { rd, steps: steps - 1 };
-        return true;
-      }
+    }
+    // A slow disk: as raft/node.ts while its fsync runs, any node steps messages (even acks of these
+    // entries) and takes proposals before the Ready lands; a crash meanwhile loses it.
+    const steps = rd.mustSync ? this.env.persistLagSteps(this.id) : 0;
+    if (steps > 0) {
+      this.unpersisted = { rd, steps: steps - 1, sent: sendsFirst };
+      return true;
     }
     return this.finish(raw, rd, sendsFirst);
   }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Net, dec, enc } from './net.ts';
-import { index } from '../../../../raft/core/index.ts';
+import { index, makeMessage } from '../../../../raft/core/index.ts';
 
 function compactLeader(net: Net, id: string): number {
   const p = net.peer(id);
@@ -81,4 +81,28 @@ test('MemoryStorage: compact drops entries, keeps the term of the snapshot index
   assert.throws(() => st.entries(index(4), index(6), Infinity), { code: 'Unavailable' });
   const c = st.clone();
   assert.deepEqual(c.entries(index(4), index(5), Infinity), st.entries(index(4), index(5), Infinity));
+});
+
+test('a follower installs no snapshot while committed entries it handed to the driver are not applied, and installs it once they are', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.settle();
+  const c = net.node('c');
+  const { term: t, commit: last } = c.status();
+  // The leader's next entry, committed, reaches c; the driver takes the Ready and is still applying it.
+  const entry = { index: index(last + 1), term: t, type: 'normal' as const, data: enc('x') };
+  c.step(makeMessage({ type: 'app', from: 'a', to: 'c', term: t, index: index(last), logTerm: t, entries: [entry], commit: index(last + 1) }));
+  const rd = c.ready();
+  assert.deepEqual(rd.committedEntries.map((e) => e.index), [last + 1]);
+  const snapshot = { metadata: { index: index(last + 5), term: t, confState: c.status().confState }, data: enc('state') };
+  const snap = makeMessage({ type: 'snap', from: 'a', to: 'c', term: t, snapshot });
+  c.step(snap);
+  assert.equal(c.status().commit, last + 1, 'installed a snapshot over entries still being applied');
+  net.peer('c').storage.append(rd.entries);
+  c.advance(rd);
+  const answer = c.ready().messages.find((m) => m.type === 'appResp');
+  assert.equal(answer?.index, last + 1, 'the leader learns where the follower stands');
+  c.step(snap);
+  assert.equal(c.status().commit, last + 5);
+  assert.equal(c.ready().snapshot?.metadata.index, last + 5);
 });
