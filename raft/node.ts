@@ -430,26 +430,26 @@ export class RaftNode extends EventEmitter {
       this.role = rd.softState.role;
     }
     if (!opts.replicated) this.proposals.onAppended(rd.entries);
+    let replaced = '';
     if (rd.snapshot || rd.entries.length > 0 || rd.hardState) {
-      const replaced = this.storage.persist(rd);
+      replaced = this.storage.persist(rd);
       this.persistTransactions++;
       this.persistedEntries += rd.entries.length;
-      if (rd.mustSync) {
-        this.syncing = this.storage.sync();
-        // The snapshot file this one replaced is still the durable one until the fsync.
-        this.holdReady(this.syncing, () => {
-          if (replaced) void unlink(replaced).catch(() => {});
-          this.handleDurableReady(rd, opts, leaderChanged);
-        });
-        return;
-      }
-      if (replaced) void unlink(replaced).catch(() => {});
     }
-    this.handleDurableReady(rd, opts, leaderChanged);
+    if (rd.mustSync) {
+      this.syncing = this.storage.sync();
+      this.holdReady(this.syncing, () => this.handleDurableReady(rd, opts, leaderChanged, replaced));
+      return;
+    }
+    this.handleDurableReady(rd, opts, leaderChanged, replaced);
   }
 
-  /** The part of handleReady that needs `rd` on disk: install its snapshot, send, apply, advance. */
-  private handleDurableReady(rd: Ready, opts: { replicated: boolean }, leaderChanged: boolean): void {
+  /**
+   * The part of handleReady that needs `rd` on disk: delete the snapshot file its snapshot replaced
+   * (the durable one until then), install its snapshot, send, apply, advance.
+   */
+  private handleDurableReady(rd: Ready, opts: { replicated: boolean }, leaderChanged: boolean, replacedSnapshotFile: string): void {
+    if (replacedSnapshotFile) void unlink(replacedSnapshotFile).catch(() => {});
     if (rd.snapshot) {
       this.opts.stateMachine.restore(snapshotPathOf(rd.snapshot), rd.snapshot.metadata);
       this.appliedBytesSinceSnapshot = 0;

@@ -2,8 +2,9 @@
  * The durable Raft log on SQLite (better-sqlite3, WAL). One Ready is written in ONE transaction
  * without an fsync; `sync()` then fdatasyncs the WAL on libuv's thread pool, so the event loop is
  * not blocked while the disk works, and every proposal of that Ready shares that one fsync (group
- * commit). Other writes (bootstrap, membership, snapshot records, peer addresses) are rare and
- * fsynced at commit (synchronous=FULL). Recent entries are cached in memory; older ones are read
+ * commit). The connection runs synchronous=NORMAL (no fsync at commit); the rare writes that must be
+ * durable on return (bootstrap, membership, snapshot records, peer addresses) are fsynced at their
+ * commit (`durably`). Recent entries are cached in memory; older ones are read
  * from disk.
  *
  * Snapshots: the state machine's snapshot is a file; this log records its metadata and path,
@@ -82,7 +83,7 @@ export class SqliteLogStorage implements LogStorage {
     this.db = new Database(join(dataDir, 'raft.db'));
     this.walPath = join(dataDir, 'raft.db-wal');
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    this.db.pragma('synchronous = NORMAL');
     this.db.exec(schema);
     this.stmts = {
       insert: this.db.prepare('INSERT INTO entries (idx, term, type, data) VALUES (?, ?, ?, ?)'),
@@ -221,7 +222,7 @@ export class SqliteLogStorage implements LogStorage {
     }
     // Made durable by sync(), off the event loop; a commit-index-only write needs no fsync at all
     // (Raft re-learns the commit index).
-    this.withoutSync(() => this.writeReady(rd, fresh));
+    this.writeReady(rd, fresh);
     if (rd.snapshot) {
       const m = rd.snapshot.metadata;
       this.snapMeta = m;
@@ -237,13 +238,13 @@ export class SqliteLogStorage implements LogStorage {
     return rd.snapshot && previousSnapPath !== this.snapPath ? previousSnapPath : '';
   }
 
-  /** Runs `write` without the fsync at commit; the next synced commit flushes the WAL up to and including it. */
-  private withoutSync(write: () => void): void {
-    this.db.pragma('synchronous = NORMAL');
+  /** Runs `write` with an fsync at its commit (which also makes every earlier write durable). */
+  private durably(write: () => void): void {
+    this.db.pragma('synchronous = FULL');
     try {
       write();
     } finally {
-      this.db.pragma('synchronous = FULL');
+      this.db.pragma('synchronous = NORMAL');
     }
   }
 
@@ -306,10 +307,10 @@ export class SqliteLogStorage implements LogStorage {
    */
   bootstrap(entries: readonly Entry[], hardState: HardState, confState: ConfState): void {
     if (!this.isEmpty()) throw new Error('assert: bootstrap of a non-empty log');
-    this.db.transaction(() => {
+    this.durably(() => this.db.transaction(() => {
       this.writeReady({ hardState, entries, snapshot: null, mustSync: true }, entries);
       this.stmts.confState.run(JSON.stringify(confState));
-    })();
+    })());
     this.confState = confState;
     this.hardState = hardState;
     if (entries.length > 0) this.appendToMemory(entries);
@@ -317,7 +318,7 @@ export class SqliteLogStorage implements LogStorage {
 
   /** Records the membership a restarted node starts with (after applying a conf change). Durable on return. */
   setConfState(cs: ConfState): void {
-    this.stmts.confState.run(JSON.stringify(cs));
+    this.durably(() => this.stmts.confState.run(JSON.stringify(cs)));
     this.confState = cs;
   }
 
@@ -330,7 +331,7 @@ export class SqliteLogStorage implements LogStorage {
     if (i <= this.snapMeta.index) throw new RaftError('SnapshotOutOfDate', `snapshot at ${i} is not newer than ${this.snapMeta.index}`);
     if (i > this.last) throw new Error(`assert: snapshot ${i} beyond last index ${this.last}`);
     const metadata: SnapshotMetadata = { index: i, term: this.term(i), confState };
-    this.stmts.snapshot.run(i, metadata.term, JSON.stringify(confState), filePath);
+    this.durably(() => this.stmts.snapshot.run(i, metadata.term, JSON.stringify(confState), filePath));
     const replacedPath = this.snapPath;
     this.snapMeta = metadata;
     this.snapPath = filePath;
@@ -344,10 +345,10 @@ export class SqliteLogStorage implements LogStorage {
     const t = this.term(i);
     // Not synced: a compaction lost on a crash only leaves entries that are compacted again later
     // (the delete and the new start are one transaction).
-    this.withoutSync(() => this.db.transaction(() => {
+    this.db.transaction(() => {
       this.stmts.deleteUpTo.run(i);
       this.stmts.logStart.run(i, t);
-    })());
+    })();
     this.offset = i;
     this.offsetTerm = t;
     const cacheStart = this.last - this.cache.length + 1;
@@ -365,8 +366,10 @@ export class SqliteLogStorage implements LogStorage {
 
   /** Records (address) or forgets (null) a peer's address. Durable on return. */
   setPeerAddress(id: string, address: string | null): void {
-    if (address === null) this.db.prepare('DELETE FROM peer_address WHERE id = ?').run(id);
-    else this.db.prepare('INSERT OR REPLACE INTO peer_address (id, address) VALUES (?, ?)').run(id, address);
+    this.durably(() => {
+      if (address === null) this.db.prepare('DELETE FROM peer_address WHERE id = ?').run(id);
+      else this.db.prepare('INSERT OR REPLACE INTO peer_address (id, address) VALUES (?, ?)').run(id, address);
+    });
   }
 
   /**

@@ -60,8 +60,7 @@ export class SimNode {
   lead: NodeId = '';
   /** The term of the leadership this node holds, when role is leader. */
   leaderTerm = 0;
-  /** A leader's Ready already sent whose disk write lags `steps` more steps (lost in a crash). */
-  /** A Ready waiting for its fsync, as raft/node.ts holds one; `sent`: its messages already left (a leader's new entries). */
+  /** A Ready waiting `steps` more steps for its fsync, as raft/node.ts holds one (lost in a crash); `sent`: its messages already left (a leader's new entries). */
   private unpersisted: { rd: Ready; steps: number; sent: boolean } | null = null;
 
   /** A server whose disk is `disk`; it is down until start(). */

@@ -58,21 +58,30 @@ async function withLogSyncsHeld(dataDirs: readonly string[], check: (hold: { rel
   }
 }
 
+/**
+ * Proposes on the leader while some fsyncs are held: once `written(before)` holds (the entry is
+ * where it should be) it must still not commit for `pauseMs`, and must commit once they are let go.
+ */
+async function expectCommitOnlyAfterRelease(leader: Member, hold: { release(): void }, written: (before: number) => boolean, what: string, why: string): Promise<void> {
+  const before = leader.node!.status().lastIndex;
+  const write = propose(leader, 'held');
+  await until(() => written(before), what);
+  await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  assert.equal(write.settled(), false, why);
+  hold.release();
+  assert.ok((await write.done) > before);
+}
+
 test('followers acknowledge entries only after their fsync: nothing commits while both fsyncs are held', async (t) => {
   const cluster = await ToyCluster.start();
   t.after(() => cluster.close());
   const leader = await cluster.leader();
   const followers = cluster.members.filter((m) => m !== leader);
-  const before = leader.node!.status().lastIndex;
   await withLogSyncsHeld(followers.map((f) => cluster.dataDir(f.id)), async (hold) => {
-    const write = propose(leader, 'held');
     // Both followers wrote the entry; its fsync has not been reported yet.
-    await until(() => followers.every((f) => f.node!.status().lastIndex > before), 'the entry written on both followers');
-    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    const writtenOnBoth = (before: number): boolean => followers.every((f) => f.node!.status().lastIndex > before);
+    await expectCommitOnlyAfterRelease(leader, hold, writtenOnBoth, 'the entry written on both followers', 'committed before a follower had the entry on disk');
     assert.ok(hold.held() >= 2);
-    assert.equal(write.settled(), false, 'committed before a follower had the entry on disk');
-    hold.release();
-    assert.ok((await write.done) > before);
   });
 });
 
@@ -81,14 +90,9 @@ test('the leader counts its own copy only after its fsync: with one follower ack
   t.after(() => cluster.close());
   const leader = await cluster.leader();
   const [slow, fast] = cluster.members.filter((m) => m !== leader) as [Member, Member];
-  const before = leader.node!.status().lastIndex;
   await withLogSyncsHeld([cluster.dataDir(leader.id), cluster.dataDir(slow.id)], async (hold) => {
-    const write = propose(leader, 'held');
-    await until(() => fast.node!.status().lastIndex > before, 'the entry on the follower whose fsync is not held');
-    await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    assert.equal(write.settled(), false, 'committed on the leader before its own fsync ended');
-    hold.release();
-    assert.ok((await write.done) > before);
+    const onFast = (before: number): boolean => fast.node!.status().lastIndex > before;
+    await expectCommitOnlyAfterRelease(leader, hold, onFast, 'the entry on the follower whose fsync is not held', 'committed on the leader before its own fsync ended');
   });
 });
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ownChildPids as childPids } from '../../../bench/cleanup.ts';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ownChildPids as childPids } from '../../../bench/cleanup.ts';
 import { fdatasyncInStep, measureFdatasyncInStep, measureLoopbackRoundTrip } from '../../../bench/machine-limits.ts';
 
 test('the loopback round trip is measured against another process, which is gone afterwards', async () => {
