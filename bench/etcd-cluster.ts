@@ -1,8 +1,10 @@
-// A 3-member etcd cluster on loopback, the reference store. Same durability as orch: fsync on
-// (no --unsafe-no-fsync). Every member is killed by pid on stop and at process exit.
+// A 3-member etcd cluster on loopback, the reference store, set up as orch's replicas are: fsync on
+// (no --unsafe-no-fsync) and mutual TLS between members (as kubeadm runs etcd), with plain HTTP on
+// the client hop for both. Every member is killed by pid on stop and at process exit.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureClusterPki } from '../internal/certificates/index.ts';
 import { killPid, onCleanup } from './cleanup.ts';
 import type { GatewayCluster } from './etcd-client.ts';
 import { waitHttpOk } from './http-wait.ts';
@@ -23,7 +25,9 @@ export async function startEtcdCluster(options: EtcdClusterOptions): Promise<Etc
   const ports = await freePorts(options.members * 2);
   const names = Array.from({ length: options.members }, (_, i) => `etcd-${i + 1}`);
   const clientUrls = names.map((_, i) => `http://127.0.0.1:${ports[2 * i]}`);
-  const peerUrls = names.map((_, i) => `http://127.0.0.1:${ports[2 * i + 1]}`);
+  const peerUrls = names.map((_, i) => `https://127.0.0.1:${ports[2 * i + 1]}`);
+  // The same CA and kind of peer certificate orch's replicas use (bench/store-cluster.ts).
+  const pki = await ensureClusterPki(join(options.dataDir, 'pki'), names);
   const initialCluster = names.map((n, i) => `${n}=${peerUrls[i]}`).join(',');
   const children: ChildProcess[] = names.map((name, i) => {
     const dataDir = join(options.dataDir, name);
@@ -38,6 +42,10 @@ export async function startEtcdCluster(options: EtcdClusterOptions): Promise<Etc
       '--initial-cluster', initialCluster,
       '--initial-cluster-state', 'new',
       '--initial-cluster-token', 'orch-bench',
+      '--peer-client-cert-auth',
+      '--peer-trusted-ca-file', join(pki.dir, 'ca.crt'),
+      '--peer-cert-file', join(pki.dir, `peer-${name}.crt`),
+      '--peer-key-file', join(pki.dir, `peer-${name}.key`),
       '--quota-backend-bytes', String(512 * 1024 * 1024),
       '--logger', 'zap',
       '--log-level', 'error',

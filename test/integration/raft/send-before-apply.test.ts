@@ -1,0 +1,57 @@
+// grpc-js writes a message to its socket only on a turn of the event loop after the send, so an
+// apply in the same turn as the send holds the message back for as long as the apply takes. These
+// pin down that a Ready's messages get that turn before its committed entries are applied.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Entry } from '../../../raft/core/index.ts';
+import type { Transport } from '../../../raft/transport.ts';
+import { ToyCluster, until } from './toy-cluster.ts';
+import type { Member } from './toy-cluster.ts';
+
+/**
+ * Records, on `member`, each send to the peers, the first event-loop turn after it, and each apply
+ * of an entry carrying `marker`, in the order they happen.
+ */
+function recordSendsAndApplies(member: Member, marker: string): string[] {
+  const events: string[] = [];
+  const transport = (member.node as unknown as { transport: Transport }).transport;
+  const flush = transport.flush.bind(transport);
+  let sends = 0;
+  transport.flush = () => {
+    const n = ++sends;
+    events.push(`send ${n}`);
+    setImmediate(() => events.push(`turn after send ${n}`));
+    flush();
+  };
+  const sm = member.sm!;
+  const apply = sm.apply.bind(sm);
+  sm.apply = (entries: readonly Entry[]) => {
+    if (entries.some((e) => new TextDecoder().decode(e.data) === marker)) events.push('apply');
+    apply(entries);
+  };
+  return events;
+}
+
+/** The send that came last before the apply, and whether its turn came between them. */
+function lastSendBeforeApply(events: readonly string[]): { send: string; turnBeforeApply: boolean } {
+  const applyAt = events.indexOf('apply');
+  assert.ok(applyAt > 0, `no apply recorded after a send: ${events.join(', ')}`);
+  const send = events.slice(0, applyAt).filter((e) => e.startsWith('send ')).at(-1) ?? '';
+  return { send, turnBeforeApply: events.slice(0, applyAt).includes(`turn after ${send}`) };
+}
+
+test("the leader sends a commit to the followers a turn before applying it, so the apply does not hold the commit back", async (t) => {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  const follower = cluster.members.find((m) => m !== leader)!;
+  const marker = 'sent-before-applied';
+  const onLeader = recordSendsAndApplies(leader, marker);
+  const onFollower = recordSendsAndApplies(follower, marker);
+  await leader.node!.propose(new TextEncoder().encode(marker));
+  await until(() => onFollower.includes('apply'), 'the follower applies the entry');
+  for (const [who, events] of [['leader', onLeader], ['follower', onFollower]] as const) {
+    const { send, turnBeforeApply } = lastSendBeforeApply(events);
+    assert.ok(turnBeforeApply, `${who}: applied in the same turn as ${send}, before grpc-js could write it: ${events.join(', ')}`);
+  }
+});
