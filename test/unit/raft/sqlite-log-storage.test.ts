@@ -1,11 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { SqliteLogStorage, snapshotDataFor, snapshotPathOf } from '../../../raft/sqlite-log-storage.ts';
 import { RaftError, index, term } from '../../../raft/core/types.ts';
 import type { ConfState, Entry } from '../../../raft/core/types.ts';
+
+const execFileAsync = promisify(execFile);
 
 const conf: ConfState = { voters: ['a', 'b', 'c'], learners: [], votersOutgoing: [], learnersNext: [], autoLeave: false };
 
@@ -144,4 +148,20 @@ test('bootstrap writes the founding entries, hard state and membership at once, 
   assert.equal(r.lastIndex(), 2);
   assert.equal(r.entries(index(1), index(2), Infinity)[0]?.type, 'confChange');
   assert.deepEqual(r.peerAddresses(), { d: '127.0.0.1:9' });
+});
+
+test('a second process cannot open a log that a running node holds, and says why; once closed it can', async (t) => {
+  const dir = await withDir(t);
+  const held = new SqliteLogStorage(dir);
+  held.persist({ entries: [ent(1, 1)], hardState: { term: term(1), vote: 'a', commit: index(0) }, snapshot: null, mustSync: true });
+  // A separate process, as a second replica started on the same data directory would be.
+  const storageModule = new URL('../../../raft/sqlite-log-storage.ts', import.meta.url).href;
+  const script = `const { SqliteLogStorage } = await import(${JSON.stringify(storageModule)});
+    try { new SqliteLogStorage(${JSON.stringify(dir)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`;
+  const second = await execFileAsync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+  assert.match(second.stdout, /raft\.db is in use by another process/);
+  held.close();
+  const reopened = new SqliteLogStorage(dir);
+  t.after(() => reopened.close());
+  assert.deepEqual(texts(reopened.entries(index(1), index(2), Infinity)), ['e1']);
 });
