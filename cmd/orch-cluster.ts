@@ -1,7 +1,8 @@
 // Starts a local HA cluster (N replicas on loopback, each its own process) in the foreground.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { startLocalCluster } from '../internal/cluster/local-cluster.ts';
+import { startLocalCluster, type LocalCluster } from '../internal/cluster/local-cluster.ts';
+import { portsInUse } from '../internal/cluster/ports-in-use.ts';
 
 const { values } = parseArgs({
   options: {
@@ -22,15 +23,22 @@ if (![count, apiPort, peerPort].every(Number.isSafeInteger) || count < 1) {
   process.exit(2);
 }
 const kubeconfigPath = resolve(values.kubeconfig);
-const cluster = await startLocalCluster({
-  dataDir: resolve(values['data-dir']),
-  host: values.host,
-  apiPorts: Array.from({ length: count }, (_, i) => apiPort + i),
-  peerPorts: Array.from({ length: count }, (_, i) => peerPort + i),
-  kubeconfigPath,
-  output: 'prefixed',
-  readyTimeoutMs: 120_000,
-});
+const apiPorts = Array.from({ length: count }, (_, i) => apiPort + i);
+const peerPorts = Array.from({ length: count }, (_, i) => peerPort + i);
+const refused = await portsInUse(values.host, [...apiPorts, ...peerPorts]);
+if (refused.length > 0) {
+  const ports = refused.map((r) => `${values.host}:${r.port} (${r.code})`).join(', ');
+  console.error(`orch-cluster: cannot listen on ${ports}. Is another orch cluster running (make run)? Stop it, or choose --api-port and --peer-port.`);
+  process.exit(1);
+}
+
+let cluster: LocalCluster;
+try {
+  cluster = await startLocalCluster({ dataDir: resolve(values['data-dir']), host: values.host, apiPorts, peerPorts, kubeconfigPath, output: 'prefixed', readyTimeoutMs: 120_000 });
+} catch (error) {
+  console.error(`orch-cluster: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 
 console.log(`
 orch is running: ${cluster.replicas.map((r) => `${r.spec.name} ${r.apiUrl}`).join(', ')}
@@ -46,5 +54,13 @@ const stop = async (): Promise<void> => {
   await cluster.stop(10_000);
   process.exit(0);
 };
+// One replica down is a cluster still serving (kill one to watch a failover); all of them is not.
+for (const replica of cluster.replicas) {
+  replica.process?.on('exit', () => {
+    if (stopping || cluster.replicas.some((r) => r.process !== null)) return;
+    console.error('orch-cluster: every replica has exited (their output above says why)');
+    process.exit(1);
+  });
+}
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());

@@ -91,11 +91,15 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     if (replica === undefined) throw new Error(`no replica named ${name}`);
     return replica;
   };
+  // Replicas that exited on their own while the cluster was starting, and how.
+  const exitedAtStart: string[] = [];
+  let starting = true;
   const start = (replica: LocalReplica): void => {
     const child = spawnReplica(replica.spec, options.output);
     replica.process = child;
-    child.on('exit', () => {
+    child.on('exit', (code, signal) => {
       if (replica.process === child) replica.process = null;
+      if (starting) exitedAtStart.push(`${replica.spec.name} (${signal ?? `exit code ${code}`})`);
     });
   };
   const cluster: LocalCluster = {
@@ -120,11 +124,16 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     },
   };
   for (const replica of replicas) start(replica);
+  // Without this, a cluster whose replicas all failed would wait out the timeout, or be reported
+  // ready when another cluster already answers on the same ports with the same CA.
+  const givenUp = (): string | null => exitedAtStart.length === 0 ? null : `replica ${exitedAtStart.join(', ')} exited before the cluster was ready (its output says why)`;
   try {
-    await cluster.waitReady(names);
+    await waitReady(replicas.map((r) => r.apiUrl), pki.ca.cert, options.readyTimeoutMs, givenUp);
   } catch (error) {
     await cluster.stop();
     throw error;
+  } finally {
+    starting = false;
   }
   return cluster;
 }

@@ -16,13 +16,18 @@ export function probeReady(apiUrl: string, caPem: string, timeoutMs = 2000): Pro
   });
 }
 
-/** Waits until every URL answers /readyz with 200, or throws after `timeoutMs`. */
-export async function waitReady(apiUrls: readonly string[], caPem: string, timeoutMs: number): Promise<void> {
+/**
+ * Waits until every URL answers /readyz with 200, or throws after `timeoutMs`, or as soon as
+ * `givenUp` says why waiting longer is pointless (a replica that exited will never be ready).
+ */
+export async function waitReady(apiUrls: readonly string[], caPem: string, timeoutMs: number, givenUp: () => string | null = () => null): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const pending = new Set(apiUrls);
   while (pending.size > 0) {
     for (const url of [...pending]) if (await probeReady(url, caPem)) pending.delete(url);
     if (pending.size === 0) return;
+    const why = givenUp();
+    if (why !== null) throw new Error(why);
     if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms: ${[...pending].join(', ')}`);
     await new Promise((r) => setTimeout(r, readyPollIntervalMs));
   }
