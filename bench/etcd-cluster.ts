@@ -26,7 +26,7 @@ export async function startEtcdCluster(options: EtcdClusterOptions): Promise<Etc
   const names = Array.from({ length: options.members }, (_, i) => `etcd-${i + 1}`);
   const clientUrls = names.map((_, i) => `http://127.0.0.1:${ports[2 * i]}`);
   const peerUrls = names.map((_, i) => `https://127.0.0.1:${ports[2 * i + 1]}`);
-  // The same CA and kind of peer certificate orch's replicas use (bench/store-cluster.ts).
+  // A CA and peer certificates made by the helper orch's replicas use (bench/store-cluster.ts).
   const pki = await ensureClusterPki(join(options.dataDir, 'pki'), names);
   const initialCluster = names.map((n, i) => `${n}=${peerUrls[i]}`).join(',');
   const children: ChildProcess[] = names.map((name, i) => {

@@ -2,7 +2,6 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../internal/cluster/local-cluster.ts';
-import { portsInUse } from '../internal/cluster/ports-in-use.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,18 +24,13 @@ if (![count, apiPort, peerPort].every(Number.isSafeInteger) || count < 1) {
 const kubeconfigPath = resolve(values.kubeconfig);
 const apiPorts = Array.from({ length: count }, (_, i) => apiPort + i);
 const peerPorts = Array.from({ length: count }, (_, i) => peerPort + i);
-const refused = await portsInUse(values.host, [...apiPorts, ...peerPorts]);
-if (refused.length > 0) {
-  const ports = refused.map((r) => `${values.host}:${r.port} (${r.code})`).join(', ');
-  console.error(`orch-cluster: cannot listen on ${ports}. Is another orch cluster running (make run)? Stop it, or choose --api-port and --peer-port.`);
-  process.exit(1);
-}
-
 let cluster: LocalCluster;
 try {
   cluster = await startLocalCluster({ dataDir: resolve(values['data-dir']), host: values.host, apiPorts, peerPorts, kubeconfigPath, output: 'prefixed', readyTimeoutMs: 120_000 });
 } catch (error) {
-  console.error(`orch-cluster: ${error instanceof Error ? error.message : String(error)}`);
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = message.includes('EADDRINUSE') ? ' (make run uses fixed ports: stop the other cluster, or choose --api-port and --peer-port)' : '';
+  console.error(`orch-cluster: ${message}${hint}`);
   process.exit(1);
 }
 
@@ -56,7 +50,8 @@ const stop = async (): Promise<void> => {
 };
 // One replica down is a cluster still serving (kill one to watch a failover); all of them is not.
 for (const replica of cluster.replicas) {
-  replica.process?.on('exit', () => {
+  // 'close', after the replica's output is drained: the exit below would cut its last lines.
+  replica.process?.on('close', () => {
     if (stopping || cluster.replicas.some((r) => r.process !== null)) return;
     console.error('orch-cluster: every replica has exited (their output above says why)');
     process.exit(1);

@@ -40,7 +40,7 @@ export class RaftNode extends EventEmitter {
   private transport!: Transport;
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
-  /** A Ready taken from the core is held back (its fsync, or a local snapshot's copy): no other is taken meanwhile. */
+  /** A Ready taken from the core is held back (its fsync, a local snapshot's copy, or one turn for its messages to leave): no other is taken meanwhile. */
   private readyHeld = false;
   private stopped = false;
   private ticks = 0;
@@ -363,7 +363,7 @@ export class RaftNode extends EventEmitter {
         return;
       }
       this.handleReady(rd);
-      if (this.readyHeld) return; // the rest of it, and the next Ready, come after its fsync
+      if (this.readyHeld) return; // the rest of it, and the next Ready, come after the hold
     }
   }
 
@@ -433,7 +433,8 @@ export class RaftNode extends EventEmitter {
   }
 
   /**
-   * Persist, then (after the fsync when the Ready must be durable) send, apply, advance;
+   * Persist, then (after the fsync when the Ready must be durable) send, then (a turn later when
+   * anything was sent and there is something to apply) apply, advance;
    * `replicated`: proposals were matched and messages sent when `rd` was taken.
    */
   private handleReady(rd: Ready, opts: { replicated: boolean } = { replicated: false }): void {
@@ -471,7 +472,9 @@ export class RaftNode extends EventEmitter {
     }
     // Out before applying: a commit reaches the followers (and an ack the leader) while this replica
     // applies. The apply waits a turn for them to leave: a follower that relayed a write answers
-    // only once it has the commit (5% faster follower writes at one writer).
+    // only once it has the commit (5% faster follower writes at one writer). During that turn, as
+    // during an fsync, the core refuses a leader's snapshot (entries are handed out, not applied):
+    // the leader sends it again.
     if (!opts.replicated && this.sendToPeers(rd) && rd.committedEntries.length > 0) {
       this.holdReady(nextTurn(), () => this.finishReady(rd, leaderChanged));
       return;

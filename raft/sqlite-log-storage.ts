@@ -102,9 +102,20 @@ export class SqliteLogStorage implements LogStorage {
   constructor(dataDir: string) {
     this.db = openExclusively(join(dataDir, 'raft.db'));
     this.walPath = join(dataDir, 'raft.db-wal');
+    try {
+      this.stmts = this.prepare();
+      this.load();
+    } catch (error) {
+      // Or the lock would stay held, and a retry in this process be told "in use by another process".
+      this.db.close();
+      throw error;
+    }
+  }
+
+  private prepare() {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(schema);
-    this.stmts = {
+    return {
       insert: this.db.prepare('INSERT INTO entries (idx, term, type, data) VALUES (?, ?, ?, ?)'),
       truncateFrom: this.db.prepare('DELETE FROM entries WHERE idx >= ?'),
       deleteUpTo: this.db.prepare('DELETE FROM entries WHERE idx <= ?'),
@@ -118,7 +129,6 @@ export class SqliteLogStorage implements LogStorage {
       snapshot: this.db.prepare('INSERT OR REPLACE INTO snapshot (id, idx, term, conf_state, file_path) VALUES (1, ?, ?, ?, ?)'),
       logStart: this.db.prepare('INSERT OR REPLACE INTO log_start (id, idx, term) VALUES (1, ?, ?)'),
     };
-    this.load();
   }
 
   private load(): void {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ensureAdminToken } from './admin-token.ts';
 import { renderKubeconfig } from './kubeconfig.ts';
 import { spawnReplica, type ReplicaOutput, type ReplicaSpec } from './replica-process.ts';
+import { portsInUse } from './ports-in-use.ts';
 import { waitReady } from './wait-ready.ts';
 import { ensureClusterPki } from '../certificates/index.ts';
 
@@ -61,6 +62,13 @@ export function replicaNames(count: number): string[] {
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
   const names = replicaNames(options.apiPorts.length);
   if (options.peerPorts.length !== names.length) throw new Error('one peer port per API port is needed');
+  // Before anything is written: a replica that cannot listen would exit, and the first probes of a
+  // start on another cluster's ports (with the same CA) would find that cluster ready.
+  const refused = await portsInUse(options.host, [...options.apiPorts, ...options.peerPorts]);
+  if (refused.length > 0) {
+    const inUse = refused.some((r) => r.code === 'EADDRINUSE') ? ': is another cluster running on these ports?' : '';
+    throw new Error(`cannot listen on ${refused.map((r) => `${options.host}:${r.port} (${r.code})`).join(', ')}${inUse}`);
+  }
   mkdirSync(options.dataDir, { recursive: true });
   const pkiDir = join(options.dataDir, 'pki');
   const pki = await ensureClusterPki(pkiDir, names);
@@ -97,8 +105,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const start = (replica: LocalReplica): void => {
     const child = spawnReplica(replica.spec, options.output);
     replica.process = child;
-    child.on('exit', (code, signal) => {
+    child.on('exit', () => {
       if (replica.process === child) replica.process = null;
+    });
+    // 'close' comes after the output is drained: the error of a failed start follows the replica's last words.
+    child.on('close', (code, signal) => {
       if (starting) exitedAtStart.push(`${replica.spec.name} (${signal ?? `exit code ${code}`})`);
     });
   };
@@ -124,9 +135,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     },
   };
   for (const replica of replicas) start(replica);
-  // Without this, a cluster whose replicas all failed would wait out the timeout, or be reported
-  // ready when another cluster already answers on the same ports with the same CA.
-  const givenUp = (): string | null => exitedAtStart.length === 0 ? null : `replica ${exitedAtStart.join(', ')} exited before the cluster was ready (its output says why)`;
+  // Without this, a cluster whose replicas all failed would wait out the whole timeout.
+  const givenUp = (): string | null => exitedAtStart.length === 0 ? null : `replica ${exitedAtStart.join(', ')} exited before the cluster was ready (${exitedAtStart.length === 1 ? 'its' : 'their'} output says why)`;
   try {
     await waitReady(replicas.map((r) => r.apiUrl), pki.ca.cert, options.readyTimeoutMs, givenUp);
   } catch (error) {

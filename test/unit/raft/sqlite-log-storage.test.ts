@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SqliteLogStorage, snapshotDataFor, snapshotPathOf } from '../../../raft/sqlite-log-storage.ts';
 import { RaftError, index, term } from '../../../raft/core/types.ts';
@@ -153,14 +154,20 @@ test('bootstrap writes the founding entries, hard state and membership at once, 
 test('a second process cannot open a log that a running node holds, and says why; once closed it can', async (t) => {
   const dir = await withDir(t);
   const held = new SqliteLogStorage(dir);
+  let heldOpen = true;
+  t.after(() => {
+    if (heldOpen) held.close();
+  });
   held.persist({ entries: [ent(1, 1)], hardState: { term: term(1), vote: 'a', commit: index(0) }, snapshot: null, mustSync: true });
   // A separate process, as a second replica started on the same data directory would be.
   const storageModule = new URL('../../../raft/sqlite-log-storage.ts', import.meta.url).href;
   const script = `const { SqliteLogStorage } = await import(${JSON.stringify(storageModule)});
     try { new SqliteLogStorage(${JSON.stringify(dir)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`;
-  const second = await execFileAsync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+  // From the repository root, where --import resolves tsx.
+  const second = await execFileAsync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
   assert.match(second.stdout, /raft\.db is in use by another process/);
   held.close();
+  heldOpen = false;
   const reopened = new SqliteLogStorage(dir);
   t.after(() => reopened.close());
   assert.deepEqual(texts(reopened.entries(index(1), index(2), Infinity)), ['e1']);
