@@ -4,6 +4,11 @@
 export const valueBytesMax = 1.5 * 1024 * 1024;
 /** How many applied log entries a request id (and its result) is remembered for de-duplication. */
 export const requestIdWindowEntries = 50_000;
+/**
+ * Request ids older than the window are deleted when the applied index crosses a multiple of this:
+ * at once, rather than one at a time, their scattered index pages are written once per period.
+ */
+export const requestPruneEveryEntries = 1024;
 /** Events queued for one watcher before it is closed with `WatcherTooSlow`. */
 export const watchBufferEventsMax = 10_000;
 /** Value bytes queued for one watcher before it is closed with `WatcherTooSlow`. */

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { decodeCommand, decodeResult, encodeResult, type Command, type CommandResult } from './commands.ts';
 import type { ChangeEvent } from './change-event.ts';
-import { requestIdWindowEntries } from './limits.ts';
+import { requestIdWindowEntries, requestPruneEveryEntries } from './limits.ts';
 import { applyCommand, toBuffer, type ApplyCounters } from './state-apply.ts';
 import { copyDatabaseOffThread } from './snapshot-copy.ts';
 import { ListStatements, readHistory, readKey, rowToKeyValue, scanPrefix } from './state-reads.ts';
@@ -100,7 +100,10 @@ export class SqliteStateMachine {
         applied.push(done.applied);
         if (done.event !== null) events.push(done.event);
       }
-      this.st.requestPrune.run(index - requestIdWindowEntries);
+      // Only garbage collection: whether a request is a duplicate does not depend on it (applyOnce).
+      if (Math.floor(index / requestPruneEveryEntries) !== Math.floor(this.applied / requestPruneEveryEntries)) {
+        this.st.requestPrune.run(index - requestIdWindowEntries);
+      }
       this.st.metaSet.run('applied_index', index);
       this.st.metaSet.run('revision', counters.revision);
       this.st.metaSet.run('compacted_revision', counters.compactedRevision);
@@ -112,7 +115,9 @@ export class SqliteStateMachine {
 
   private applyOnce(counters: ApplyCounters, index: number, command: Command): { applied: AppliedCommand; event: ChangeEvent | null } {
     const seen = this.st.requestGet.get(command.requestId);
-    if (seen !== undefined) {
+    // A retry is a duplicate only within the window, counted in entries, whether or not the batch
+    // end has pruned the row yet: batches differ between replicas, and the answer must not.
+    if (seen !== undefined && index - seen.entry_index <= requestIdWindowEntries) {
       return { applied: { index, command, result: decodeResult(seen.result), duplicate: true }, event: null };
     }
     const outcome = applyCommand(this.st, counters, command);

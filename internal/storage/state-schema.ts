@@ -79,8 +79,9 @@ export function prepareStatements(db: Db) {
     deleteLatest: db.prepare<[string]>('DELETE FROM latest WHERE key = ?'),
     compact: db.prepare<{ c: number }>(`DELETE FROM kv WHERE rev <= :c AND (deleted = 1 OR EXISTS
       (SELECT 1 FROM kv AS later WHERE later.key = kv.key AND later.rev > kv.rev AND later.rev <= :c))`),
-    requestGet: db.prepare<[string], { result: Buffer }>('SELECT result FROM requests WHERE request_id = ?'),
-    requestPut: db.prepare<[string, number, Buffer]>('INSERT INTO requests (request_id, entry_index, result) VALUES (?, ?, ?)'),
+    requestGet: db.prepare<[string], { entry_index: number; result: Buffer }>('SELECT entry_index, result FROM requests WHERE request_id = ?'),
+    // REPLACE: a request id seen longer ago than the window counts as new even before its row is pruned.
+    requestPut: db.prepare<[string, number, Buffer]>('INSERT OR REPLACE INTO requests (request_id, entry_index, result) VALUES (?, ?, ?)'),
     requestPrune: db.prepare<[number]>('DELETE FROM requests WHERE entry_index <= ?'),
     history: db.prepare<{ after: number; lo: string; hi: string | null; limit: number }, HistoryRow>(`
       SELECT c.*, p.rev AS p_rev, p.create_rev AS p_create_rev, p.value AS p_value

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { encodeCommand, type Command } from '../../../internal/storage/commands.ts';
 import { SqliteStateMachine, type LogEntry } from '../../../internal/storage/sqlite-state-machine.ts';
-import { requestIdWindowEntries } from '../../../internal/storage/limits.ts';
+import { requestIdWindowEntries, requestPruneEveryEntries } from '../../../internal/storage/limits.ts';
 
 const value = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -93,15 +93,48 @@ describe('sqlite state machine', () => {
     machine.close();
   });
 
-  it('forgets request ids once they are older than the window, at the same index on every replica', () => {
+  it('treats a retry as a duplicate for the window of entries after the original, and as new past it', () => {
+    const create = (requestId: string): Command => ({ op: 'create', requestId, timestampMs: 1, key: `/${requestId}`, value: value('x') });
+    const machine = SqliteStateMachine.open(':memory:');
+    machine.applyEntries(entries([create('a'), create('b')]));
+    const [last] = machine.applyEntries([{ index: 1 + requestIdWindowEntries, data: encodeCommand(create('a')) }]).applied;
+    assert.equal(last?.duplicate, true, 'a retry the window after its original is a duplicate');
+    const [past] = machine.applyEntries([{ index: 3 + requestIdWindowEntries, data: encodeCommand(create('b')) }]).applied;
+    assert.equal(past?.duplicate, false, 'a retry one entry past the window applies again');
+    assert.deepEqual(past?.result, { ok: false, code: 'KeyExists', message: 'key /b already exists', currentRevision: 2 });
+    machine.close();
+  });
+
+  it('forgets the rows of request ids older than the window once the applied index crosses a pruning period', () => {
     const machine = SqliteStateMachine.open(':memory:');
     machine.applyEntries(entries([{ op: 'create', requestId: 'old', timestampMs: 1, key: '/k', value: value('x') }]));
-    assert.notEqual(machine.resultOf('old'), null);
     machine.applyEntries([{ index: requestIdWindowEntries, data: new Uint8Array() }]);
-    assert.notEqual(machine.resultOf('old'), null);
-    machine.applyEntries([{ index: requestIdWindowEntries + 1, data: new Uint8Array() }]);
+    const nextPeriod = (Math.floor(requestIdWindowEntries / requestPruneEveryEntries) + 1) * requestPruneEveryEntries;
+    machine.applyEntries([{ index: nextPeriod - 1, data: new Uint8Array() }]);
+    assert.notEqual(machine.resultOf('old'), null, 'out of the window, its row is kept until the next period starts');
+    machine.applyEntries([{ index: nextPeriod, data: new Uint8Array() }]);
     assert.equal(machine.resultOf('old'), null);
     machine.close();
+  });
+
+  it('decides whether a retry is a duplicate by entry distance alone, so replicas that batch the log differently agree', () => {
+    const update = (requestId: string, text: string): Command => ({ op: 'update', requestId, timestampMs: 2, key: '/k', value: value(text) });
+    const head = entries([{ op: 'create', requestId: 'c', timestampMs: 1, key: '/k', value: value('v1') }, update('u', 'v2')]);
+    // The retry of 'u' comes one entry past the window; a no-op just before it.
+    const noop = { index: 2 + requestIdWindowEntries, data: new Uint8Array() };
+    const retry = { index: 3 + requestIdWindowEntries, data: encodeCommand(update('u', 'v3')) };
+    const apart = SqliteStateMachine.open(':memory:');
+    apart.applyEntries(head);
+    apart.applyEntries([noop]); // this batch's end prunes 'u' before the retry
+    apart.applyEntries([retry]);
+    const together = SqliteStateMachine.open(':memory:');
+    together.applyEntries(head);
+    const [outcome] = together.applyEntries([noop, retry]).applied; // here 'u' is still stored at the retry
+    assert.equal(outcome?.duplicate, false, 'a request older than the window is applied again');
+    assert.equal(dump(together), dump(apart));
+    assert.equal(together.currentRevision(), 3);
+    apart.close();
+    together.close();
   });
 
   it('rejects entries whose index goes backwards within a batch', () => {
