@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../internal/cluster/local-cluster.ts';
+import { PortsInUseError } from '../internal/cluster/ports-in-use.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,8 @@ try {
   cluster = await startLocalCluster({ dataDir: resolve(values['data-dir']), host: values.host, apiPorts, peerPorts, kubeconfigPath, output: 'prefixed', readyTimeoutMs: 120_000 });
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
-  const hint = message.includes('EADDRINUSE') ? ' (make run uses fixed ports: stop the other cluster, or choose --api-port and --peer-port)' : '';
+  const held = error instanceof PortsInUseError && PortsInUseError.heldByAnother(error.refused);
+  const hint = held ? ' (make run uses fixed ports: stop the other cluster, or choose --api-port and --peer-port)' : '';
   console.error(`orch-cluster: ${message}${hint}`);
   process.exit(1);
 }

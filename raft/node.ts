@@ -475,7 +475,8 @@ export class RaftNode extends EventEmitter {
     // only once it has the commit (5% faster follower writes at one writer). During that turn, as
     // during an fsync, the core refuses a leader's snapshot (entries are handed out, not applied):
     // the leader sends it again.
-    if (!opts.replicated && this.sendToPeers(rd) && rd.committedEntries.length > 0) {
+    const sent = !opts.replicated && this.sendToPeers(rd);
+    if (sent && rd.committedEntries.length > 0) {
       this.holdReady(nextTurn(), () => this.finishReady(rd, leaderChanged));
       return;
     }

@@ -4,8 +4,7 @@
  * not blocked while the disk works, and every proposal of that Ready shares that one fsync (group
  * commit). The connection runs synchronous=NORMAL (no fsync at commit); the rare writes that must be
  * durable on return (bootstrap, membership, snapshot records, peer addresses) are fsynced at their
- * commit (`durably`). Recent entries are cached in memory; older ones are read
- * from disk.
+ * commit (`durably`). Recent entries are cached in memory; older ones are read from disk.
  *
  * Snapshots: the state machine's snapshot is a file; this log records its metadata and path,
  * and `snapshot().data` is that path in UTF-8 (a local convention of the driver and transport).
@@ -103,7 +102,7 @@ export class SqliteLogStorage implements LogStorage {
     this.db = openExclusively(join(dataDir, 'raft.db'));
     this.walPath = join(dataDir, 'raft.db-wal');
     try {
-      this.stmts = this.prepare();
+      this.stmts = this.createSchemaAndStatements();
       this.load();
     } catch (error) {
       // Or the lock would stay held, and a retry in this process be told "in use by another process".
@@ -112,7 +111,7 @@ export class SqliteLogStorage implements LogStorage {
     }
   }
 
-  private prepare() {
+  private createSchemaAndStatements() {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(schema);
     return {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ensureAdminToken } from './admin-token.ts';
 import { renderKubeconfig } from './kubeconfig.ts';
 import { spawnReplica, type ReplicaOutput, type ReplicaSpec } from './replica-process.ts';
-import { portsInUse } from './ports-in-use.ts';
+import { PortsInUseError, portsInUse } from './ports-in-use.ts';
 import { waitReady } from './wait-ready.ts';
 import { ensureClusterPki } from '../certificates/index.ts';
 
@@ -65,10 +65,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   // Before anything is written: a replica that cannot listen would exit, and the first probes of a
   // start on another cluster's ports (with the same CA) would find that cluster ready.
   const refused = await portsInUse(options.host, [...options.apiPorts, ...options.peerPorts]);
-  if (refused.length > 0) {
-    const inUse = refused.some((r) => r.code === 'EADDRINUSE') ? ': is another cluster running on these ports?' : '';
-    throw new Error(`cannot listen on ${refused.map((r) => `${options.host}:${r.port} (${r.code})`).join(', ')}${inUse}`);
-  }
+  if (refused.length > 0) throw new PortsInUseError(options.host, refused);
   mkdirSync(options.dataDir, { recursive: true });
   const pkiDir = join(options.dataDir, 'pki');
   const pki = await ensureClusterPki(pkiDir, names);

@@ -8,6 +8,19 @@ export interface PortInUse {
   readonly code: string;
 }
 
+/** A start refused because some of its ports cannot be listened on. */
+export class PortsInUseError extends Error {
+  constructor(readonly host: string, readonly refused: readonly PortInUse[]) {
+    const ports = refused.map((r) => `${host}:${r.port} (${r.code})`).join(', ');
+    super(`cannot listen on ${ports}${PortsInUseError.heldByAnother(refused) ? ': is another cluster running on these ports?' : ''}`);
+  }
+
+  /** Whether something else listens on one of the ports (not a permission or address error). */
+  static heldByAnother(refused: readonly PortInUse[]): boolean {
+    return refused.some((r) => r.code === 'EADDRINUSE');
+  }
+}
+
 /** The ports of `ports` this process cannot listen on at `host`, each tried and released at once. */
 export async function portsInUse(host: string, ports: readonly number[]): Promise<PortInUse[]> {
   const refused: PortInUse[] = [];

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { sep } from 'node:path';
 import { RaftNodeError } from '../../../raft/errors.ts';
 import { SqliteLogStorage } from '../../../raft/sqlite-log-storage.ts';
-import { ToyCluster, until } from './toy-cluster.ts';
+import { startWithLeader, until } from './toy-cluster.ts';
 import type { Member } from './toy-cluster.ts';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -73,10 +73,7 @@ async function expectCommitOnlyAfterRelease(leader: Member, hold: { release(): v
 }
 
 test('followers acknowledge entries only after their fsync: nothing commits while both fsyncs are held', async (t) => {
-  const cluster = await ToyCluster.start();
-  t.after(() => cluster.close());
-  const leader = await cluster.leader();
-  const followers = cluster.members.filter((m) => m !== leader);
+  const { cluster, leader, followers } = await startWithLeader(t);
   await withLogSyncsHeld(followers.map((f) => cluster.dataDir(f.id)), async (hold) => {
     // Both followers wrote the entry; its fsync has not been reported yet.
     const writtenOnBoth = (before: number): boolean => followers.every((f) => f.node!.status().lastIndex > before);
@@ -86,10 +83,7 @@ test('followers acknowledge entries only after their fsync: nothing commits whil
 });
 
 test('the leader counts its own copy only after its fsync: with one follower acknowledging, nothing commits', async (t) => {
-  const cluster = await ToyCluster.start();
-  t.after(() => cluster.close());
-  const leader = await cluster.leader();
-  const [slow, fast] = cluster.members.filter((m) => m !== leader) as [Member, Member];
+  const { cluster, leader, followers: [slow, fast] } = await startWithLeader(t);
   await withLogSyncsHeld([cluster.dataDir(leader.id), cluster.dataDir(slow.id)], async (hold) => {
     const onFast = (before: number): boolean => fast.node!.status().lastIndex > before;
     await expectCommitOnlyAfterRelease(leader, hold, onFast, 'the entry on the follower whose fsync is not held', 'committed on the leader before its own fsync ended');
@@ -97,10 +91,7 @@ test('the leader counts its own copy only after its fsync: with one follower ack
 });
 
 test('a node grants its vote only once the vote is on disk: a transferee gets no votes while the others\' fsyncs are held', async (t) => {
-  const cluster = await ToyCluster.start();
-  t.after(() => cluster.close());
-  const leader = await cluster.leader();
-  const [transferee, other] = cluster.members.filter((m) => m !== leader) as [Member, Member];
+  const { cluster, leader, followers: [transferee, other] } = await startWithLeader(t);
   await withLogSyncsHeld([cluster.dataDir(leader.id), cluster.dataDir(other.id)], async (hold) => {
     // Any win counts, even one lost again within the pause.
     let won = false;
@@ -116,9 +107,7 @@ test('a node grants its vote only once the vote is on disk: a transferee gets no
 });
 
 test('a node stopped while its fsync runs waits for it, closes its log, and fails what was pending with Stopped', async (t) => {
-  const cluster = await ToyCluster.start();
-  t.after(() => cluster.close());
-  const leader = await cluster.leader();
+  const { cluster, leader } = await startWithLeader(t);
   await withLogSyncsHeld([cluster.dataDir(leader.id)], async (hold) => {
     const write = propose(leader, 'pending');
     const failed = assert.rejects(write.done, (err: unknown) => err instanceof RaftNodeError && err.code === 'Stopped');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Entry } from '../../../raft/core/index.ts';
 import type { Transport } from '../../../raft/transport.ts';
-import { ToyCluster, until } from './toy-cluster.ts';
+import { startWithLeader, until } from './toy-cluster.ts';
 import type { Member } from './toy-cluster.ts';
 
 /**
@@ -41,10 +41,7 @@ function lastSendBeforeApply(events: readonly string[]): { send: string; turnBef
 }
 
 test("the leader sends a commit to the followers a turn before applying it, so the apply does not hold the commit back", async (t) => {
-  const cluster = await ToyCluster.start();
-  t.after(() => cluster.close());
-  const leader = await cluster.leader();
-  const follower = cluster.members.find((m) => m !== leader)!;
+  const { leader, followers: [follower] } = await startWithLeader(t);
   const marker = 'sent-before-applied';
   const onLeader = recordSendsAndApplies(leader, marker);
   const onFollower = recordSendsAndApplies(follower, marker);

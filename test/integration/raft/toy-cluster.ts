@@ -139,6 +139,14 @@ export class ToyCluster {
   }
 }
 
+/** A 3-member toy cluster closed when the test ends, its leader, and the two other members. */
+export async function startWithLeader(t: { after(fn: () => Promise<void>): void }): Promise<{ cluster: ToyCluster; leader: Member; followers: [Member, Member] }> {
+  const cluster = await ToyCluster.start();
+  t.after(() => cluster.close());
+  const leader = await cluster.leader();
+  return { cluster, leader, followers: cluster.members.filter((m) => m !== leader) as [Member, Member] };
+}
+
 /** Polls `cond` every 10 ms until true; throws after `timeoutMs`. */
 export async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
