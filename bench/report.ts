@@ -3,12 +3,15 @@
 import type { ApiPoint } from './api-bench.ts';
 import type { FailoverResult } from './failover.ts';
 import { replicasOnOneDisk, type MachineLimits } from './machine-limits.ts';
+import type { ServerTimings } from './server-timings.ts';
 import type { StorePoint } from './store-bench.ts';
 import type { WatchResult } from './watch-bench.ts';
 import { formatNumber, makeRow, ratio, type BenchRow } from './stats.ts';
 
 /** Names of the machine rows the target lines read back. */
 const fsyncInStepRow = `fdatasync p50, ${replicasOnOneDisk} appenders in step (one disk)`;
+/** The c=1 row of what orch's leader measured from a proposal to its commit. */
+const commitP50Row = "leader's commit p50 c=1";
 const roundTripRow = 'loopback TCP round trip p50 (two processes)';
 
 /** The machine's own rows: the value goes in the limit column. */
@@ -55,8 +58,23 @@ export function storeRows(orch: readonly StorePoint[] | null, etcd: readonly Sto
       row(`${labels.read} throughput`, 'ops/s', (p) => p.read.opsPerSecond, http2),
       row(`${labels.read} p50`, 'ms', (p) => p.read.latency.p50Ms),
     );
+    if (o?.server !== undefined) rows.push(...serverRows(labels.section, c, o.server, c === 1 ? commitMs : null, machine?.fdatasyncInStepP50Ms ?? null));
   }
   return rows;
+}
+
+/**
+ * What orch's replicas measured of one write point's writes: where a write's time goes. The
+ * commit is the leader's own proposals, from their arrival to their commit (at c=1 its limit is
+ * fsync + RTT, what a commit cannot beat); the rest of a write is the client's hop, the HTTP and
+ * JSON work, and the apply.
+ */
+function serverRows(section: string, c: number, server: ServerTimings, commitMs: number | null, fsyncInStepMs: number | null): BenchRow[] {
+  return [
+    makeRow({ section, name: `leader's commit p50 c=${c}`, unit: 'ms', orch: server.commit.p50Ms, limit: commitMs }),
+    makeRow({ section, name: `log fdatasync p50 (every replica) c=${c}`, unit: 'ms', orch: server.fsync.p50Ms, limit: fsyncInStepMs }),
+    makeRow({ section, name: `apply p50 (one Ready) c=${c}`, unit: 'ms', orch: server.apply.p50Ms }),
+  ];
 }
 
 /** API rows per object count: seconds for each phase, one list's time, and peak memory. */
@@ -140,6 +158,8 @@ export function targetLines(rows: readonly BenchRow[]): string[] {
     `target: watch fan-out p99 < 50 ms: ${verdict(watchP99?.orch, (v) => v < 50)} (${formatNumber(watchP99?.orch ?? null)} ms)`,
     `info: through the full API: ${apiStoreLabels.write} c=256 = ${formatNumber(api.write256)}x etcd; c=1 p50 = ${formatNumber(p50Multiple(api.p50, 'orch'))}x (fsync + RTT)`,
   ];
+  const commit = rows.find((r) => r.section === storeLabels.section && r.name === commitP50Row);
+  if (commit !== undefined) lines.push(`info: of the single-writer p50, the leader's commit (proposal to commit) = ${formatNumber(ratio(commit.orch, commit.limit))}x (fsync + RTT)`);
   const sharedDisk = sharedDiskLine(rows, store.p50);
   return sharedDisk === null ? lines : [...lines, sharedDisk];
 }

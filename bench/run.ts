@@ -16,6 +16,7 @@ import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
 import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
+import { takeServerTimings as takeServerTimingsOf } from './server-timings.ts';
 import { etcdStoreDriver, orchStoreDriver, runStoreBench, type StorePoint } from './store-bench.ts';
 import { startStoreCluster } from './store-cluster.ts';
 import { runWatchBench } from './watch-bench.ts';
@@ -125,10 +126,11 @@ await phase('machine limits', async () => {
 });
 
 /** The store points against a cluster that speaks etcd's JSON gateway, stopped however the points end. */
-async function gatewayStorePoints(label: string, cluster: GatewayCluster): Promise<StorePoint[]> {
+async function gatewayStorePoints(label: string, cluster: GatewayCluster, withServerTimings = false): Promise<StorePoint[]> {
   const client = new EtcdJsonClient(cluster.clientUrls, { connectionsPerMember: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs });
   try {
-    const points = await runStoreBench(etcdStoreDriver(client, limits.valueBytes), limits);
+    const takeServerTimings = withServerTimings ? () => takeServerTimingsOf(cluster.clientUrls) : undefined;
+    const points = await runStoreBench(etcdStoreDriver(client, limits.valueBytes), { ...limits, ...(takeServerTimings ? { takeServerTimings } : {}) });
     warnings.push(...pointWarnings(label, points));
     return points;
   } finally {
@@ -144,7 +146,7 @@ await phase('etcd store level', async () => {
 
 // The main comparison, so it runs in BENCH_QUICK mode too.
 await phase('orch store (3 processes)', async () => {
-  storePoints = await gatewayStorePoints('orch store', await startStoreCluster({ dataDir: join(baseDir, 'orch-store'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs }));
+  storePoints = await gatewayStorePoints('orch store', await startStoreCluster({ dataDir: join(baseDir, 'orch-store'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs }), true);
   raw['orchStore'] = storePoints;
 });
 

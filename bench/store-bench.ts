@@ -5,6 +5,7 @@ import { runClosedLoop, type LoadResult } from './load.ts';
 import { configMap, type OrchClient } from './orch-client.ts';
 import { ensureNamespace, pickClient, type OrchTarget } from './orch-target.ts';
 import type { EtcdJsonClient } from './etcd-client.ts';
+import type { ServerTimings } from './server-timings.ts';
 
 /** One store as the store-level benchmark sees it. Operation `seq` picks the member (seq mod N). */
 export interface StoreDriver {
@@ -21,20 +22,34 @@ export interface StorePoint {
   readonly concurrency: number;
   readonly write: LoadResult;
   readonly read: LoadResult;
+  /** What the servers measured of the write point's writes (orch's store only). */
+  readonly server?: ServerTimings;
 }
 
-/** Runs a write point then a read point at each concurrency, each for `pointMs`, after `warmupMs` of each unmeasured. */
-export async function runStoreBench(driver: StoreDriver, options: { concurrencies: readonly number[]; pointMs: number; readKeys: number; warmupMs: number }): Promise<StorePoint[]> {
+/**
+ * Runs a write point then a read point at each concurrency, each for `pointMs`, after `warmupMs` of
+ * each unmeasured. With `takeServerTimings`, what the servers measured during each write point.
+ */
+export async function runStoreBench(driver: StoreDriver, options: {
+  concurrencies: readonly number[];
+  pointMs: number;
+  readKeys: number;
+  warmupMs: number;
+  takeServerTimings?: () => Promise<ServerTimings>;
+}): Promise<StorePoint[]> {
   const readKeys = Array.from({ length: options.readKeys }, (_, i) => `r-${i}`);
   await driver.prepare(readKeys);
   const warmupConcurrency = 16;
   await runClosedLoop({ concurrency: warmupConcurrency, durationMs: options.warmupMs, op: (seq) => driver.write(seq, `warm-${seq}`) });
   await runClosedLoop({ concurrency: warmupConcurrency, durationMs: options.warmupMs, op: (seq) => driver.read(seq, readKeys[seq % readKeys.length] ?? 'r-0') });
   const points: StorePoint[] = [];
+  const takeServerTimings = options.takeServerTimings;
   for (const concurrency of options.concurrencies) {
+    await takeServerTimings?.(); // drops what came before the point
     const write = await runClosedLoop({ concurrency, durationMs: options.pointMs, op: (seq) => driver.write(seq, `w-${concurrency}-${seq}`) });
+    const server = await takeServerTimings?.();
     const read = await runClosedLoop({ concurrency, durationMs: options.pointMs, op: (seq) => driver.read(seq, readKeys[seq % readKeys.length] ?? 'r-0') });
-    points.push({ concurrency, write, read });
+    points.push({ concurrency, write, read, ...(server === undefined ? {} : { server }) });
   }
   return points;
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { readBody } from '../internal/apiserver/body.ts';
 import { StatusError } from '../internal/registry/errors/status-error.ts';
 import type { Storage } from '../internal/storage/storage.ts';
+import type { TimingSamples } from './server-timings.ts';
 import { grpc, handleStoreRequest, type ShimResponse } from './store-shim.ts';
 
 /** How long `close()` lets requests in flight finish before it cuts their connections. */
@@ -19,6 +20,8 @@ export interface StoreHttpOptions {
   readonly port: number;
   /** Whether `GET /ready` answers 200 (the replica knows a leader) or 503. */
   readonly isReady: () => boolean;
+  /** What `GET /timings` answers: the replica's own measurements since the last call (bench/server-timings.ts). */
+  readonly takeTimings: () => TimingSamples;
 }
 
 /** A listening server; `close()` stops accepting, then closes every connection within `closeGraceMs`. */
@@ -27,7 +30,7 @@ export interface StoreHttpServer {
   close(): Promise<void>;
 }
 
-/** Starts serving the shim (bench/store-shim.ts) plus `GET /ready`. */
+/** Starts serving the shim (bench/store-shim.ts) plus `GET /ready` and `GET /timings`. */
 export async function startStoreHttpServer(options: StoreHttpOptions): Promise<StoreHttpServer> {
   const server = createServer((req, res) => void answer(options, req, res));
   await new Promise<void>((resolve, reject) => {
@@ -40,6 +43,7 @@ export async function startStoreHttpServer(options: StoreHttpOptions): Promise<S
 async function answer(options: StoreHttpOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (path === '/ready') return send(res, readiness(req.method ?? '', options.isReady()));
+  if (path === '/timings') return send(res, timings(req.method ?? '', options.takeTimings));
   let bodyText: string;
   try {
     bodyText = (await readBody(req)).toString('utf8');
@@ -55,6 +59,11 @@ async function answer(options: StoreHttpOptions, req: IncomingMessage, res: Serv
 function readiness(method: string, ready: boolean): ShimResponse {
   if (method !== 'GET') return { status: 405, body: { error: `${method} /ready: only GET is supported`, code: grpc.unimplemented } };
   return ready ? { status: 200, body: { ready: true } } : { status: 503, body: { error: 'no leader known yet', code: grpc.unavailable } };
+}
+
+function timings(method: string, take: () => TimingSamples): ShimResponse {
+  if (method !== 'GET') return { status: 405, body: { error: `${method} /timings: only GET is supported`, code: grpc.unimplemented } };
+  return { status: 200, body: { ...take() } };
 }
 
 function send(res: ServerResponse, response: ShimResponse): void {

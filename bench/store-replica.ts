@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ensureClusterPki } from '../internal/certificates/index.ts';
 import { parseHostPort, parsePeers } from '../internal/replica/parse-flags.ts';
 import { openRaftStorage } from '../internal/storage/raft-storage.ts';
+import { TimingRecorder } from './server-timings.ts';
 import { startStoreHttpServer } from './store-http.ts';
 
 function log(message: string, err?: unknown): void {
@@ -50,6 +51,7 @@ const pki = await ensureClusterPki(pkiDir, [name]);
 const identity = pki.replicas[name];
 if (identity === undefined) throw new Error(`assert: no certificate for ${name}`);
 // As start-replica.ts calls it, without tickMs/electionTicks/snapshot overrides: production defaults.
+const timings = new TimingRecorder();
 const store = await openRaftStorage({
   dataDir,
   replicaName: name,
@@ -59,9 +61,10 @@ const store = await openRaftStorage({
     listen,
     tls: { ca: pki.ca.cert, cert: identity.cert, key: identity.key },
     onError: (err) => log('raft background error', err),
+    timings,
   },
 });
-const http = await startStoreHttpServer({ storage: store.storage, host: '127.0.0.1', port: httpPort, isReady: () => store.node.leaderId() !== null });
+const http = await startStoreHttpServer({ storage: store.storage, host: '127.0.0.1', port: httpPort, isReady: () => store.node.leaderId() !== null, takeTimings: () => timings.take() });
 log(`serving http://127.0.0.1:${http.port}, peers on ${listen}`);
 
 let stopping = false;

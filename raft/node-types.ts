@@ -55,6 +55,21 @@ export interface RaftNodeOptions {
   readonly snapshotCatchUpEntries?: number;
   /** Called with operating errors the driver cannot hand to a caller (failed background snapshot). */
   readonly onError?: (err: Error) => void;
+  /** Receives the durations the driver measures (for histograms). */
+  readonly timings?: RaftTimings;
+}
+
+/**
+ * Durations the driver measures, in seconds, one call per observation: where a write's time goes
+ * (as etcd's WAL fsync and backend commit histograms tell its operators).
+ */
+export interface RaftTimings {
+  /** One fdatasync of the log, from its start until the driver goes on after it. */
+  logSynced(seconds: number): void;
+  /** One of this node's own proposals, from propose() until the driver takes the Ready that commits it (a leader's). */
+  committed(seconds: number): void;
+  /** One Ready's committed entries applied to the state machine. */
+  applied(seconds: number): void;
 }
 
 /** Gauges for metrics. */

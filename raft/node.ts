@@ -22,7 +22,7 @@ import { bootstrapLog } from './bootstrap.ts';
 import type { TransportHandlers } from './transport.ts';
 import type { RaftNodeMetrics, RaftNodeOptions } from './node-types.ts';
 
-export type { RaftNodeMetrics, RaftNodeOptions, StateMachineHooks } from './node-types.ts';
+export type { RaftNodeMetrics, RaftNodeOptions, RaftTimings, StateMachineHooks } from './node-types.ts';
 
 /**
  * Resolves on the next turn of the event loop. grpc-js hands a message to its socket only after the
@@ -352,6 +352,7 @@ export class RaftNode extends EventEmitter {
         return;
       }
       const rd = this.raw.ready();
+      this.observeCommits(rd);
       if (this.leadsAfter(rd) && rd.entries.length > 0 && rd.snapshot === null) {
         this.replicateThenPersist(rd);
         return;
@@ -365,6 +366,13 @@ export class RaftNode extends EventEmitter {
       this.handleReady(rd);
       if (this.readyHeld) return; // the rest of it, and the next Ready, come after the hold
     }
+  }
+
+  /** Times this node's own proposals that `rd` commits. */
+  private observeCommits(rd: Ready): void {
+    const timings = this.opts.timings;
+    if (timings === undefined || rd.committedEntries.length === 0) return;
+    this.proposals.onCommitted(rd.committedEntries, performance.now(), (ms) => timings.committed(ms / 1000));
   }
 
   /** Whether this node leads once `rd`'s soft state is taken in. */
@@ -451,8 +459,12 @@ export class RaftNode extends EventEmitter {
       this.persistedEntries += rd.entries.length;
     }
     if (rd.mustSync) {
+      const syncStarted = performance.now();
       this.syncing = this.storage.sync();
-      this.holdReady(this.syncing, () => this.handleDurableReady(rd, opts, leaderChanged, replaced));
+      this.holdReady(this.syncing, () => {
+        this.opts.timings?.logSynced((performance.now() - syncStarted) / 1000);
+        this.handleDurableReady(rd, opts, leaderChanged, replaced);
+      });
       return;
     }
     this.handleDurableReady(rd, opts, leaderChanged, replaced);
@@ -512,7 +524,9 @@ export class RaftNode extends EventEmitter {
       this.storage.setConfState(cs);
       this.updatePeers(cc);
     }
+    const applyStarted = performance.now();
     this.opts.stateMachine.apply(entries);
+    this.opts.timings?.applied((performance.now() - applyStarted) / 1000);
     for (const e of entries) this.appliedBytesSinceSnapshot += e.data.byteLength;
     this.applied = last.index;
     this.proposals.onApplied(entries);

@@ -11,6 +11,8 @@ import { pendingProposalsMax } from './limits.ts';
 interface Waiter {
   readonly resolve: (i: Index) => void;
   readonly reject: (e: Error) => void;
+  /** When it was proposed (performance.now() milliseconds). */
+  readonly proposedAt: number;
 }
 
 interface Unmatched extends Waiter {
@@ -41,12 +43,12 @@ export class ProposalTracker {
   /**
    * Registers a proposal about to be handed to the core; the promise settles with its index
    * once applied. Throws QueueFull when too many are pending. Data must be non-empty (empty
-   * data is the leader's no-op entry).
+   * data is the leader's no-op entry). `now` is when it was proposed.
    */
-  add(type: EntryType, data: Uint8Array): Promise<Index> {
+  add(type: EntryType, data: Uint8Array, now = performance.now()): Promise<Index> {
     if (data.byteLength === 0) throw new Error('assert: a proposal must carry data');
     if (this.size >= pendingProposalsMax) throw new RaftNodeError('QueueFull', `${this.size} proposals pending`);
-    return new Promise((resolve, reject) => this.unmatched.push({ type, data, resolve, reject }));
+    return new Promise((resolve, reject) => this.unmatched.push({ type, data, resolve, reject, proposedAt: now }));
   }
 
   /** Withdraws the most recent registration with `err` (the core refused it synchronously). */
@@ -66,12 +68,21 @@ export class ProposalTracker {
       if (!p) break;
       if (e.type !== p.type || !sameBytes(e.data, p.data)) continue;
       this.matched.get(e.index)?.reject(new RaftNodeError('ProposalOverwritten', `entry ${e.index} was replaced`));
-      this.matched.set(e.index, { term: e.term, resolve: p.resolve, reject: p.reject });
+      this.matched.set(e.index, { term: e.term, resolve: p.resolve, reject: p.reject, proposedAt: p.proposedAt });
       next++;
     }
     const dropped = this.unmatched.slice(next);
     this.unmatched = [];
     for (const p of dropped) p.reject(new RaftNodeError('ProposalDropped', 'the proposal did not reach the log (leadership changed)'));
+  }
+
+  /** Calls `observe` with how long each proposal among entries just committed took to commit, at `now`. */
+  onCommitted(entries: readonly Entry[], now: number, observe: (ms: number) => void): void {
+    if (this.matched.size === 0) return;
+    for (const e of entries) {
+      const p = this.matched.get(e.index);
+      if (p !== undefined && p.term === e.term) observe(now - p.proposedAt);
+    }
   }
 
   /** Settles the proposals at the indexes of entries just applied. */

@@ -1,5 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
-import type { RaftNode } from '../../raft/node.ts';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { RaftNode, RaftTimings } from '../../raft/node.ts';
 import { storageGauges } from '../storage/metrics.ts';
 import type { Storage } from '../storage/storage.ts';
 
@@ -45,4 +45,24 @@ export function registerReplicaGauges(registry: Registry, raft: RaftNode, storag
   gauge('orch_raft_snapshot_index', 'The log index of the latest snapshot; entries at or below it are compacted.', () => raft.metrics().snapshotIndex);
   gauge('orch_storage_revision', 'The latest store revision this replica applied.', store.revision);
   gauge('orch_storage_compacted_revision', 'The revision history is compacted to on this replica.', store.compactedRevision);
+}
+
+/** From 0.1 ms (a log fsync on a fast disk) to 2.5 s (a stalled one): etcd's 1 ms floor hides most of this range. */
+const durationBuckets = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/**
+ * Registers the Raft driver's duration histograms on `registry`; hand the result to the Raft node
+ * (`timings`). Between them they say where a write's time goes: the log's fsync, the wait for a
+ * quorum, and the store's apply.
+ */
+export function registerRaftTimings(registry: Registry): RaftTimings {
+  const histogram = (name: string, help: string): Histogram => new Histogram({ name, help, buckets: durationBuckets, registers: [registry] });
+  const fsync = histogram('orch_raft_log_fsync_duration_seconds', 'One fdatasync of the Raft log (every Ready that appends entries or changes the vote).');
+  const commit = histogram('orch_raft_proposal_commit_duration_seconds', "A leader's own proposal, from its arrival to its commit (its fsync, a quorum's and the round trip).");
+  const apply = histogram('orch_raft_apply_duration_seconds', "One Ready's committed entries applied to the store.");
+  return {
+    logSynced: (seconds) => fsync.observe(seconds),
+    committed: (seconds) => commit.observe(seconds),
+    applied: (seconds) => apply.observe(seconds),
+  };
 }

@@ -7,7 +7,7 @@ import { ensureClusterPki } from '../certificates/index.ts';
 import { openRaftStorage } from '../storage/raft-storage.ts';
 import { StorageError } from '../storage/storage.ts';
 import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
-import { registerReplicaGauges } from './replica-metrics.ts';
+import { registerRaftTimings, registerReplicaGauges } from './replica-metrics.ts';
 import { leadershipHandOffMs, quorumCheckTimeoutMs } from './limits.ts';
 
 /** Everything one replica needs to start: identity, where its data lives, where it listens. */
@@ -52,6 +52,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const pki = await ensureClusterPki(options.pkiDir, [options.name]);
   const identity = pki.replicas[options.name];
   if (identity === undefined) throw new Error(`assert: no certificate for ${options.name}`);
+  const metricsRegistry = new Registry();
   const { storage, node: raft, close: closeStore } = await openRaftStorage({
     dataDir: options.dataDir,
     replicaName: options.name,
@@ -68,9 +69,9 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(options.snapshotEveryBytes !== undefined ? { snapshotEveryBytes: options.snapshotEveryBytes } : {}),
       ...(options.snapshotCatchUpEntries !== undefined ? { snapshotCatchUpEntries: options.snapshotCatchUpEntries } : {}),
       onError: (err) => options.log('raft background error', err),
+      timings: registerRaftTimings(metricsRegistry),
     },
   });
-  const metricsRegistry = new Registry();
   collectDefaultMetrics({ register: metricsRegistry });
   registerReplicaGauges(metricsRegistry, raft, storage);
   let api: ApiServer;

@@ -85,7 +85,12 @@ test('kubectl works against every replica and each sees the others\' writes', { 
   assert.match(await kubectl(['explain', 'deployment.spec.replicas']), /replicas/);
   assert.match(await kubectl(['get', '--raw', '/readyz?verbose']), /\[\+\]raft-quorum ok/);
   assert.match(await kubectl(['get', '--raw', '/livez']), /ok/);
-  assert.match(await kubectl(['get', '--raw', '/metrics']), /^orch_raft_term \d+$/m);
+  const metrics = await kubectl(['get', '--raw', '/metrics']);
+  assert.match(metrics, /^orch_raft_term \d+$/m);
+  // Every replica appends and applies the writes above, whichever of them kubectl reached.
+  assert.match(metrics, /^orch_raft_log_fsync_duration_seconds_count [1-9]\d*$/m);
+  assert.match(metrics, /^orch_raft_apply_duration_seconds_count [1-9]\d*$/m);
+  assert.match(metrics, /^orch_raft_proposal_commit_duration_seconds_bucket\{le="0.0001"\} \d+$/m);
 
   assert.match(await kubectl(['delete', 'configmap', 'settings']), /deleted/);
   await assert.rejects(kubectl(['get', 'configmap', 'settings']), /NotFound|not found/);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureClusterPki } from '../../../internal/certificates/index.ts';
 import type { ClusterPki } from '../../../internal/certificates/index.ts';
-import { RaftNode } from '../../../raft/node.ts';
+import { RaftNode, type RaftTimings } from '../../../raft/node.ts';
 import { freePorts } from '../../support/free-ports.ts';
 import { ToyStateMachine } from './toy-state-machine.ts';
 
@@ -23,6 +23,8 @@ export interface ToyClusterOptions {
   readonly snapshotEveryEntries?: number;
   readonly snapshotEveryBytes?: number;
   readonly snapshotCatchUpEntries?: number;
+  /** Each member's duration observer (called at every start of that member). */
+  readonly timings?: (id: string) => RaftTimings;
 }
 
 /** A toy cluster in a temporary directory; `close()` stops every node and removes the directory. */
@@ -90,6 +92,7 @@ export class ToyCluster {
         stateMachine: sm, tickMs: 20, electionTicks: 10, heartbeatTicks: 1,
         snapshotEveryEntries: this.opts.snapshotEveryEntries ?? 0, snapshotCatchUpEntries: this.opts.snapshotCatchUpEntries ?? 10,
         ...(this.opts.snapshotEveryBytes !== undefined ? { snapshotEveryBytes: this.opts.snapshotEveryBytes } : {}),
+        ...(this.opts.timings !== undefined ? { timings: this.opts.timings(id) } : {}),
       });
       sm.node = node;
       m.node = node;
@@ -140,8 +143,8 @@ export class ToyCluster {
 }
 
 /** A 3-member toy cluster closed when the test ends, its leader, and the two other members. */
-export async function startWithLeader(t: { after(fn: () => Promise<void>): void }): Promise<{ cluster: ToyCluster; leader: Member; followers: [Member, Member] }> {
-  const cluster = await ToyCluster.start();
+export async function startWithLeader(t: { after(fn: () => Promise<void>): void }, opts: ToyClusterOptions = {}): Promise<{ cluster: ToyCluster; leader: Member; followers: [Member, Member] }> {
+  const cluster = await ToyCluster.start(opts);
   t.after(() => cluster.close());
   const leader = await cluster.leader();
   return { cluster, leader, followers: cluster.members.filter((m) => m !== leader) as [Member, Member] };

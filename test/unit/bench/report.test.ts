@@ -89,3 +89,18 @@ test('target lines judge the store section and give the same numbers through the
   assert.match(lines[1] ?? '', /: not measured/);
   assert.equal(lines[3], 'info: through the full API: ConfigMap create c=256 = 0.3x etcd; c=1 p50 = 5.5x (fsync + RTT)');
 });
+
+test("orch's own timings of a write point become rows, and the c=1 commit an info line against fsync + RTT", () => {
+  const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 0.45, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000, warnings: [] };
+  const server = { fsync: summarize([0.5]), commit: summarize([4.1]), apply: summarize([0.2]) };
+  const rows = [
+    ...machineRows(machine),
+    ...storeRows([{ concurrency: 1, write: load(100, 5), read: load(300, 1), server }, { concurrency: 16, write: load(900, 9), read: load(900, 1), server }], null, machine),
+  ];
+  const commit = rows.find((r) => r.name === "leader's commit p50 c=1");
+  assert.deepEqual([commit?.orch, commit?.limit, commit?.etcd], [4.1, 2.05, null]);
+  assert.deepEqual([rows.find((r) => r.name === 'log fdatasync p50 (every replica) c=1')?.limit, rows.find((r) => r.name === 'apply p50 (one Ready) c=1')?.orch], [0.45, 0.2]);
+  assert.equal(rows.find((r) => r.name === "leader's commit p50 c=16")?.limit, null, 'fsync + RTT bounds a lone commit only');
+  assert.ok(targetLines(rows).includes("info: of the single-writer p50, the leader's commit (proposal to commit) = 2x (fsync + RTT)"));
+  assert.ok(!targetLines(storeRows([{ concurrency: 1, write: load(100, 5), read: load(300, 1) }], null, machine)).some((l) => l.includes('commit')));
+});

@@ -2,13 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { EtcdJsonClient } from '../../../bench/etcd-client.ts';
+import { TimingRecorder, takeServerTimings } from '../../../bench/server-timings.ts';
 import { startStoreHttpServer } from '../../../bench/store-http.ts';
 import { requestBodyBytesMax } from '../../../internal/apiserver/limits.ts';
 import { openLocalStorage } from '../../../internal/storage/open-local-storage.ts';
 
 test('the etcd client used for etcd drives the store shim over HTTP: put, upsert, range, miss', async () => {
   const storage = await openLocalStorage({ dataDir: ':memory:' });
-  const server = await startStoreHttpServer({ storage, host: '127.0.0.1', port: 0, isReady: () => true });
+  const server = await startStoreHttpServer({ storage, host: '127.0.0.1', port: 0, isReady: () => true, takeTimings: () => new TimingRecorder().take() });
   const client = new EtcdJsonClient([`http://127.0.0.1:${server.port}`], { connectionsPerMember: 2, timeoutMs: 5_000 });
   try {
     await client.put(0, '/bench/a', 'one');
@@ -26,7 +27,7 @@ test('the etcd client used for etcd drives the store shim over HTTP: put, upsert
 test('readiness follows isReady, and a body over the limit answers 413 without reaching the store', async () => {
   const storage = await openLocalStorage({ dataDir: ':memory:' });
   let ready = false;
-  const server = await startStoreHttpServer({ storage, host: '127.0.0.1', port: 0, isReady: () => ready });
+  const server = await startStoreHttpServer({ storage, host: '127.0.0.1', port: 0, isReady: () => ready, takeTimings: () => new TimingRecorder().take() });
   const url = `http://127.0.0.1:${server.port}`;
   try {
     const before = await request(`${url}/ready`);
@@ -43,6 +44,31 @@ test('readiness follows isReady, and a body over the limit answers 413 without r
     assert.equal(storage.localRevision(), 0);
   } finally {
     await server.close();
+    await storage.close();
+  }
+});
+
+test("GET /timings hands over the replica's samples since the last call, summarized over every replica", async () => {
+  const storage = await openLocalStorage({ dataDir: ':memory:' });
+  const recorders = [new TimingRecorder(), new TimingRecorder()];
+  const servers = await Promise.all(recorders.map((r) => startStoreHttpServer({ storage, host: '127.0.0.1', port: 0, isReady: () => true, takeTimings: () => r.take() })));
+  const urls = servers.map((s) => `http://127.0.0.1:${s.port}`);
+  try {
+    recorders[0]!.logSynced(0.001);
+    recorders[1]!.logSynced(0.003);
+    recorders[1]!.committed(0.002);
+    recorders[1]!.applied(0.0005);
+    const first = await takeServerTimings(urls);
+    assert.deepEqual([first.fsync.count, first.fsync.p50Ms, first.fsync.maxMs], [2, 1, 3]);
+    assert.deepEqual([first.commit.count, first.commit.p50Ms], [1, 2]);
+    assert.deepEqual([first.apply.count, first.apply.p50Ms], [1, 0.5]);
+    const second = await takeServerTimings(urls);
+    assert.deepEqual([second.fsync.count, second.commit.count, second.apply.count], [0, 0, 0]);
+    const post = await request(`${urls[0]}/timings`, { method: 'POST' });
+    assert.equal(post.statusCode, 405);
+    await post.body.dump();
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
     await storage.close();
   }
 });

@@ -20,6 +20,18 @@ test('proposals match the appended entries in order, skipping the no-op, and res
   assert.equal(t.size, 0);
 });
 
+test("each proposal's commit is timed from its own proposal, and only while its entry keeps its term", () => {
+  const t = new ProposalTracker();
+  void t.add('normal', bytes('a'), 100);
+  void t.add('normal', bytes('b'), 104);
+  void t.add('normal', bytes('c'), 105);
+  t.onAppended([ent(5, 2, ''), ent(6, 2, 'a'), ent(7, 2, 'b'), ent(8, 2, 'c')]);
+  const observed: number[] = [];
+  t.onCommitted([ent(5, 2, ''), ent(6, 2, 'a'), ent(7, 2, 'b')], 110, (ms) => observed.push(ms));
+  t.onCommitted([ent(8, 3, 'other')], 120, (ms) => observed.push(ms));
+  assert.deepEqual(observed, [10, 6]);
+});
+
 test('a proposal missing from the next Ready is dropped', async () => {
   const t = new ProposalTracker();
   const a = t.add('normal', bytes('a'));
