@@ -10,8 +10,8 @@ import { formatNumber, makeRow, ratio, type BenchRow } from './stats.ts';
 
 /** Names of the machine rows the target lines read back. */
 const fsyncInStepRow = `fdatasync p50, ${replicasOnOneDisk} appenders in step (one disk)`;
-/** The c=1 row of what orch's leader measured from a proposal to its commit. */
-const commitP50Row = "leader's commit p50 c=1";
+/** The row of what orch's leader measured from its own proposals to their commit. */
+const commitP50Row = (c: number): string => `leader's commit p50 (writes sent to it) c=${c}`;
 const roundTripRow = 'loopback TCP round trip p50 (two processes)';
 
 /** The machine's own rows: the value goes in the limit column. */
@@ -65,15 +65,16 @@ export function storeRows(orch: readonly StorePoint[] | null, etcd: readonly Sto
 
 /**
  * What orch's replicas measured of one write point's writes: where a write's time goes. The
- * commit is the leader's own proposals, from their arrival to their commit (at c=1 its limit is
- * fsync + RTT, what a commit cannot beat); the rest of a write is the client's hop, the HTTP and
- * JSON work, and the apply.
+ * commit covers the writes sent to the leader (a third of them), from propose() to their commit;
+ * at c=1 its limit is fsync + RTT, what a commit cannot beat. A write sent to a follower adds the
+ * relay to the leader and the wait for the commit to come back; every write adds the client's
+ * hop, the HTTP and JSON work, and the apply.
  */
 function serverRows(section: string, c: number, server: ServerTimings, commitMs: number | null, fsyncInStepMs: number | null): BenchRow[] {
   return [
-    makeRow({ section, name: `leader's commit p50 c=${c}`, unit: 'ms', orch: server.commit.p50Ms, limit: commitMs }),
+    makeRow({ section, name: commitP50Row(c), unit: 'ms', orch: server.commit.p50Ms, limit: commitMs }),
     makeRow({ section, name: `log fdatasync p50 (every replica) c=${c}`, unit: 'ms', orch: server.fsync.p50Ms, limit: fsyncInStepMs }),
-    makeRow({ section, name: `apply p50 (one Ready) c=${c}`, unit: 'ms', orch: server.apply.p50Ms }),
+    makeRow({ section, name: `apply p50 (one Ready, every replica) c=${c}`, unit: 'ms', orch: server.apply.p50Ms }),
   ];
 }
 
@@ -110,6 +111,7 @@ export function pointWarnings(label: string, points: readonly StorePoint[] | rea
     for (const [name, load] of Object.entries(loads)) {
       if (load.errors > 0) warnings.push(`${label} ${name} ${at}: ${load.errors} errors (first: ${load.firstError ?? '?'})`);
     }
+    if ('server' in p && p.server !== undefined && p.server.dropped > 0) warnings.push(`${label} ${at}: the replicas dropped ${p.server.dropped} timing samples; their rows cover the start of the point`);
     if ('count' in p && p.create.ops < p.count) warnings.push(`${label} n=${p.count}: only ${p.create.ops} creates finished in time`);
   }
   return warnings;
@@ -158,8 +160,8 @@ export function targetLines(rows: readonly BenchRow[]): string[] {
     `target: watch fan-out p99 < 50 ms: ${verdict(watchP99?.orch, (v) => v < 50)} (${formatNumber(watchP99?.orch ?? null)} ms)`,
     `info: through the full API: ${apiStoreLabels.write} c=256 = ${formatNumber(api.write256)}x etcd; c=1 p50 = ${formatNumber(p50Multiple(api.p50, 'orch'))}x (fsync + RTT)`,
   ];
-  const commit = rows.find((r) => r.section === storeLabels.section && r.name === commitP50Row);
-  if (commit !== undefined) lines.push(`info: of the single-writer p50, the leader's commit (proposal to commit) = ${formatNumber(ratio(commit.orch, commit.limit))}x (fsync + RTT)`);
+  const commit = rows.find((r) => r.section === storeLabels.section && r.name === commitP50Row(1));
+  if (commit !== undefined) lines.push(`info: single-writer commit p50 (leader's own proposals, propose to commit) = ${formatNumber(ratio(commit.orch, commit.limit))}x (fsync + RTT)`);
   const sharedDisk = sharedDiskLine(rows, store.p50);
   return sharedDisk === null ? lines : [...lines, sharedDisk];
 }

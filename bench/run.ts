@@ -16,7 +16,7 @@ import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
 import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
-import { takeServerTimings as takeServerTimingsOf } from './server-timings.ts';
+import { takeServerTimings, type ServerTimings } from './server-timings.ts';
 import { etcdStoreDriver, orchStoreDriver, runStoreBench, type StorePoint } from './store-bench.ts';
 import { startStoreCluster } from './store-cluster.ts';
 import { runWatchBench } from './watch-bench.ts';
@@ -126,11 +126,10 @@ await phase('machine limits', async () => {
 });
 
 /** The store points against a cluster that speaks etcd's JSON gateway, stopped however the points end. */
-async function gatewayStorePoints(label: string, cluster: GatewayCluster, withServerTimings = false): Promise<StorePoint[]> {
+async function gatewayStorePoints(label: string, cluster: GatewayCluster, options: { takeServerTimings?: () => Promise<ServerTimings> } = {}): Promise<StorePoint[]> {
   const client = new EtcdJsonClient(cluster.clientUrls, { connectionsPerMember: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs });
   try {
-    const takeServerTimings = withServerTimings ? () => takeServerTimingsOf(cluster.clientUrls) : undefined;
-    const points = await runStoreBench(etcdStoreDriver(client, limits.valueBytes), { ...limits, ...(takeServerTimings ? { takeServerTimings } : {}) });
+    const points = await runStoreBench(etcdStoreDriver(client, limits.valueBytes), { ...limits, ...options });
     warnings.push(...pointWarnings(label, points));
     return points;
   } finally {
@@ -146,7 +145,8 @@ await phase('etcd store level', async () => {
 
 // The main comparison, so it runs in BENCH_QUICK mode too.
 await phase('orch store (3 processes)', async () => {
-  storePoints = await gatewayStorePoints('orch store', await startStoreCluster({ dataDir: join(baseDir, 'orch-store'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs }), true);
+  const cluster = await startStoreCluster({ dataDir: join(baseDir, 'orch-store'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs });
+  storePoints = await gatewayStorePoints('orch store', cluster, { takeServerTimings: () => takeServerTimings(cluster.clientUrls) });
   raw['orchStore'] = storePoints;
 });
 

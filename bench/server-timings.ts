@@ -13,6 +13,8 @@ export interface TimingSamples {
   readonly fsyncMs: number[];
   readonly commitMs: number[];
   readonly applyMs: number[];
+  /** Samples not kept (over `samplesKeptMax` of a kind). */
+  dropped: number;
 }
 
 /** The samples of every replica over one write point, summarized. */
@@ -23,34 +25,37 @@ export interface ServerTimings {
   readonly commit: LatencySummary;
   /** Each apply of one Ready's committed entries, in any replica. */
   readonly apply: LatencySummary;
+  /** Samples the replicas did not keep: the summaries then cover the start of the point only. */
+  readonly dropped: number;
 }
 
 /** A replica's recorder: hand it to the Raft node as `timings`, serve `take()`. */
 export class TimingRecorder implements RaftTimings {
-  private samples: TimingSamples = { fsyncMs: [], commitMs: [], applyMs: [] };
+  private samples: TimingSamples = { fsyncMs: [], commitMs: [], applyMs: [], dropped: 0 };
 
   logSynced(seconds: number): void {
-    keep(this.samples.fsyncMs, seconds);
+    this.keep(this.samples.fsyncMs, seconds);
   }
 
   committed(seconds: number): void {
-    keep(this.samples.commitMs, seconds);
+    this.keep(this.samples.commitMs, seconds);
   }
 
   applied(seconds: number): void {
-    keep(this.samples.applyMs, seconds);
+    this.keep(this.samples.applyMs, seconds);
   }
 
   /** The samples since the last take; starts afresh. */
   take(): TimingSamples {
     const taken = this.samples;
-    this.samples = { fsyncMs: [], commitMs: [], applyMs: [] };
+    this.samples = { fsyncMs: [], commitMs: [], applyMs: [], dropped: 0 };
     return taken;
   }
-}
 
-function keep(samples: number[], seconds: number): void {
-  if (samples.length < samplesKeptMax) samples.push(seconds * 1000);
+  private keep(samples: number[], seconds: number): void {
+    if (samples.length < samplesKeptMax) samples.push(seconds * 1000);
+    else this.samples.dropped++;
+  }
 }
 
 /** Takes every replica's samples (`GET <url>/timings`, bench/store-http.ts) and summarizes them together. */
@@ -65,5 +70,6 @@ export async function takeServerTimings(clientUrls: readonly string[]): Promise<
     fsync: summarize(all.flatMap((s) => s.fsyncMs)),
     commit: summarize(all.flatMap((s) => s.commitMs)),
     apply: summarize(all.flatMap((s) => s.applyMs)),
+    dropped: all.reduce((sum, s) => sum + s.dropped, 0),
   };
 }

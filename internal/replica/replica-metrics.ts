@@ -57,8 +57,11 @@ const durationBuckets = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.
  */
 export function registerRaftTimings(registry: Registry): RaftTimings {
   const histogram = (name: string, help: string): Histogram => new Histogram({ name, help, buckets: durationBuckets, registers: [registry] });
-  const fsync = histogram('orch_raft_log_fsync_duration_seconds', 'One fdatasync of the Raft log (every Ready that appends entries or changes the vote).');
-  const commit = histogram('orch_raft_proposal_commit_duration_seconds', "A leader's own proposal, from its arrival to its commit (its fsync, a quorum's and the round trip).");
+  const fsync = histogram('orch_raft_log_fsync_duration_seconds', 'One fdatasync of the Raft log (every Ready that appends entries or changes the vote), until the event loop takes its end.');
+  const commit = histogram(
+    'orch_raft_proposal_commit_duration_seconds',
+    'A write this replica proposed as leader, from propose() to its commit (its fsync, a quorum\'s and the round trip); writes relayed by followers are not counted, so followers observe none.',
+  );
   const apply = histogram('orch_raft_apply_duration_seconds', "One Ready's committed entries applied to the store.");
   return {
     logSynced: (seconds) => fsync.observe(seconds),

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runClosedLoop, type LoadResult } from '../../../bench/load.ts';
-import { apiStoreLabels, machineRows, storeRows, targetLines } from '../../../bench/report.ts';
+import { apiStoreLabels, machineRows, pointWarnings, storeRows, targetLines } from '../../../bench/report.ts';
 import { makeRow, summarize } from '../../../bench/stats.ts';
 
 function load(opsPerSecond: number, p50Ms: number): LoadResult {
@@ -92,15 +92,19 @@ test('target lines judge the store section and give the same numbers through the
 
 test("orch's own timings of a write point become rows, and the c=1 commit an info line against fsync + RTT", () => {
   const machine = { fdatasyncPerSecond: 500, fdatasyncInStepP50Ms: 0.45, loopbackRoundTripP50Ms: 0.05, http2RequestsPerSecond: 10_000, warnings: [] };
-  const server = { fsync: summarize([0.5]), commit: summarize([4.1]), apply: summarize([0.2]) };
+  const server = { fsync: summarize([0.5]), commit: summarize([4.1]), apply: summarize([0.2]), dropped: 0 };
   const rows = [
     ...machineRows(machine),
     ...storeRows([{ concurrency: 1, write: load(100, 5), read: load(300, 1), server }, { concurrency: 16, write: load(900, 9), read: load(900, 1), server }], null, machine),
   ];
-  const commit = rows.find((r) => r.name === "leader's commit p50 c=1");
+  const commit = rows.find((r) => r.name === "leader's commit p50 (writes sent to it) c=1");
   assert.deepEqual([commit?.orch, commit?.limit, commit?.etcd], [4.1, 2.05, null]);
-  assert.deepEqual([rows.find((r) => r.name === 'log fdatasync p50 (every replica) c=1')?.limit, rows.find((r) => r.name === 'apply p50 (one Ready) c=1')?.orch], [0.45, 0.2]);
-  assert.equal(rows.find((r) => r.name === "leader's commit p50 c=16")?.limit, null, 'fsync + RTT bounds a lone commit only');
-  assert.ok(targetLines(rows).includes("info: of the single-writer p50, the leader's commit (proposal to commit) = 2x (fsync + RTT)"));
+  assert.deepEqual([rows.find((r) => r.name === 'log fdatasync p50 (every replica) c=1')?.limit, rows.find((r) => r.name === 'apply p50 (one Ready, every replica) c=1')?.orch], [0.45, 0.2]);
+  assert.equal(rows.find((r) => r.name === "leader's commit p50 (writes sent to it) c=16")?.limit, null, 'fsync + RTT bounds a lone commit only');
+  assert.ok(targetLines(rows).includes("info: single-writer commit p50 (leader's own proposals, propose to commit) = 2x (fsync + RTT)"));
   assert.ok(!targetLines(storeRows([{ concurrency: 1, write: load(100, 5), read: load(300, 1) }], null, machine)).some((l) => l.includes('commit')));
+  assert.deepEqual(pointWarnings('orch store', [{ concurrency: 1, write: load(100, 5), read: load(300, 1), server }]), []);
+  assert.deepEqual(pointWarnings('orch store', [{ concurrency: 1, write: load(100, 5), read: load(300, 1), server: { ...server, dropped: 7 } }]), [
+    'orch store c=1: the replicas dropped 7 timing samples; their rows cover the start of the point',
+  ]);
 });
