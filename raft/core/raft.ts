@@ -183,7 +183,10 @@ export class Raft {
   ackOwnAppend(last: Index, lastTerm: Term): void {
     if (this.role !== 'leader' || lastTerm !== this.term) return;
     if (!this.trk.progress.get(this.id)?.maybeUpdate(last)) return;
-    if (this.maybeCommit()) bcastAppend(this);
+    if (this.maybeCommit()) {
+      bcastAppend(this);
+      this.stepDownIfNotVoter();
+    }
   }
 
   /** Leader: advances the commit to what a quorum matched (current-term rule, Raft §5.4.2). */
@@ -204,10 +207,33 @@ export class Raft {
     return this.log.matchTerm(this.log.committed, this.term) || this.term === 0;
   }
 
-  /** Whether this node may campaign: a voter of the membership, not waiting for a snapshot. */
+  /**
+   * Whether this node may campaign: not waiting for a snapshot, and a voter of its membership, or
+   * removed from one that has voters when pre-vote or check-quorum keeps it from disrupting a
+   * leader (voters that hear from one refuse it; without either, a removed node's elections would
+   * depose healthy leaders, which is why etcd never lets it campaign).
+   *
+   * Memberships take effect when applied, so a node removed by leaving a joint configuration may
+   * hold the longest log while the others, not knowing yet that the change committed, still count
+   * its vote in the joint one: it refuses their shorter logs, and if it could not campaign no
+   * leader would ever be elected. Its membership is committed (it applied it), so winning a
+   * majority of that membership's voters, each of whom checked its log, is a Raft election like
+   * any other (Raft thesis §4.2.2: a leader may manage a membership it is not part of). It then
+   * steps down (stepDownIfNotVoter). A learner still may not campaign.
+   */
   promotable(): boolean {
+    if (this.log.unstable.snapshot !== null) return false;
     const pr = this.trk.progress.get(this.id);
-    return pr !== undefined && !pr.isLearner && this.log.unstable.snapshot === null;
+    if (pr !== undefined) return !pr.isLearner;
+    return (this.preVote || this.checkQuorum) && this.trk.voterIds().length > 0;
+  }
+
+  /**
+   * Leader outside its own membership: steps down once an entry of its term commits. The commit
+   * it sends with it tells the voters what they were missing; they lead from there.
+   */
+  stepDownIfNotVoter(): void {
+    if (this.role === 'leader' && !this.trk.isVoter(this.id) && this.committedEntryInCurrentTerm()) this.becomeFollower(this.term, '');
   }
 
   /** Advances the logical clock by one tick. */

@@ -109,6 +109,8 @@ function handleAppResp(r: Raft, m: Message, pr: Progress): void {
   if (r.maybeCommit()) {
     if (r.role !== 'leader') return;
     bcastAppend(r);
+    r.stepDownIfNotVoter();
+    if (r.role !== 'leader') return;
   } else if (oldPaused) {
     sendAppend(r, m.from);
   }
