@@ -208,29 +208,32 @@ export class Raft {
   }
 
   /**
-   * Whether this node may campaign: not waiting for a snapshot, and a voter of its membership, or
-   * removed from one that has voters when pre-vote or check-quorum keeps it from disrupting a
-   * leader (voters that hear from one refuse it; without either, a removed node's elections would
-   * depose healthy leaders, which is why etcd never lets it campaign).
+   * Whether this node may campaign: not waiting for a snapshot, and either a voter of its
+   * membership, or absent from one that has voters while it holds entries past its commit, with
+   * pre-vote and check-quorum on.
    *
-   * Memberships take effect when applied, so a node removed by leaving a joint configuration may
-   * hold the longest log while the others, not knowing yet that the change committed, still count
-   * its vote in the joint one: it refuses their shorter logs, and if it could not campaign no
-   * leader would ever be elected. Its membership is committed (it applied it), so winning a
-   * majority of that membership's voters, each of whom checked its log, is a Raft election like
-   * any other (Raft thesis §4.2.2: a leader may manage a membership it is not part of). It then
-   * steps down (stepDownIfNotVoter). A learner still may not campaign.
+   * Why a removed node may: memberships take effect when applied, so a node removed by leaving a
+   * joint configuration may hold entries the others lack while they, not knowing yet that leaving
+   * committed, still count its vote in the joint one. It refuses their shorter logs; if it could
+   * not campaign no leader would ever be elected. Its membership is committed (it applied it), so
+   * a majority of that membership's voters, each checking its log, elects it as in any Raft
+   * election (thesis §4.2.2: a leader may manage a membership it is not part of); it then steps
+   * down (stepDownIfNotVoter). With nothing past its commit it is not needed: a voter holding the
+   * committed leave entry is as up to date and gets its vote. Check-quorum's lease keeps it from
+   * deposing a leader its voters hear from, and pre-vote from inflating terms (as etcd, a removed
+   * node never campaigns otherwise; a learner of its membership never does).
    */
   promotable(): boolean {
     if (this.log.unstable.snapshot !== null) return false;
     const pr = this.trk.progress.get(this.id);
     if (pr !== undefined) return !pr.isLearner;
-    return (this.preVote || this.checkQuorum) && this.trk.voterIds().length > 0;
+    return this.preVote && this.checkQuorum && this.log.lastIndex() > this.log.committed && this.trk.voterIds().length > 0;
   }
 
   /**
-   * Leader outside its own membership: steps down once an entry of its term commits. The commit
-   * it sends with it tells the voters what they were missing; they lead from there.
+   * Leader outside its own membership (see promotable): steps down once an entry of its term
+   * commits. The commit it sends with it tells the voters what they were missing; they lead from
+   * there. (Called right after a commit advanced; the term check guards other callers.)
    */
   stepDownIfNotVoter(): void {
     if (this.role === 'leader' && !this.trk.isVoter(this.id) && this.committedEntryInCurrentTerm()) this.becomeFollower(this.term, '');
@@ -405,7 +408,8 @@ export class Raft {
 
   private afterLeaderConfChange(removed: boolean): void {
     if (removed || !this.trk.isVoter(this.id)) {
-      // A removed leader stops leading once C_new is in force (Raft §6).
+      // A removed leader stops leading once C_new is in force (Raft §6). It may lead again only to
+      // bring the voters a commit they missed (promotable, stepDownIfNotVoter).
       this.becomeFollower(this.term, '');
       return;
     }

@@ -150,6 +150,9 @@ function handleTransferLeader(r: Raft, transferee: NodeId, pr: Progress): void {
 }
 
 function handleReadIndex(r: Raft, m: Message): void {
+  // A leader outside its membership (see Raft.promotable) leads only until its first commit, and
+  // its membership's voters may already have moved on without it: it serves no read (they retry).
+  if (!r.trk.isVoter(r.id)) return;
   const from = m.from === '' ? r.id : m.from;
   if (r.trk.isSingleton()) {
     respondRead(r, { from, context: m.context, index: r.log.committed, round: 0 });
