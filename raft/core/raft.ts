@@ -209,24 +209,23 @@ export class Raft {
 
   /**
    * Whether this node may campaign: not waiting for a snapshot, and either a voter of its
-   * membership, or absent from one that has voters while it holds entries past its commit, with
-   * pre-vote and check-quorum on.
+   * membership, or outside its voters (removed, or a learner) while it holds entries past its
+   * commit, with pre-vote and check-quorum on.
    *
-   * Why a removed node may: memberships take effect when applied, so a node removed by leaving a
-   * joint configuration may hold entries the others lack while they, not knowing yet that leaving
-   * committed, still count its vote in the joint one. It refuses their shorter logs; if it could
-   * not campaign no leader would ever be elected. Its membership is committed (it applied it), so
-   * a majority of that membership's voters, each checking its log, elects it as in any Raft
-   * election (thesis §4.2.2: a leader may manage a membership it is not part of); it then steps
-   * down (stepDownIfNotVoter). With nothing past its commit it is not needed: a voter holding the
-   * committed leave entry is as up to date and gets its vote. Check-quorum's lease keeps it from
-   * deposing a leader its voters hear from, and pre-vote from inflating terms (as etcd, a removed
-   * node never campaigns otherwise; a learner of its membership never does).
+   * Why a node outside the voters may: memberships take effect when applied, so a node removed or
+   * demoted by leaving a joint configuration may hold entries the others lack while they, not
+   * knowing yet that leaving committed, still count its vote in the joint one. It refuses their
+   * shorter logs; if it could not campaign no leader would ever be elected. Its membership is
+   * committed (it applied it), so a majority of that membership's voters, each checking its log,
+   * elects it as in any Raft election (thesis §4.2.2: a leader may manage a membership it is not
+   * part of); it then steps down (stepDownIfNotVoter). With nothing past its commit it is not
+   * needed: a voter holding the committed leave entry is as up to date and gets its vote.
+   * Check-quorum's lease keeps it from deposing a leader its voters hear from, and pre-vote from
+   * inflating terms (as in etcd, such a node never campaigns otherwise).
    */
   promotable(): boolean {
     if (this.log.unstable.snapshot !== null) return false;
-    const pr = this.trk.progress.get(this.id);
-    if (pr !== undefined) return !pr.isLearner;
+    if (this.trk.isVoter(this.id)) return true;
     return this.preVote && this.checkQuorum && this.log.lastIndex() > this.log.committed && this.trk.voterIds().length > 0;
   }
 
@@ -324,6 +323,8 @@ export class Raft {
   /** Starts an election unless leader, not promotable, or a committed conf change is unapplied. */
   hup(t: CampaignType): void {
     if (this.role === 'leader' || !this.promotable()) return;
+    // A transfer skips pre-vote and the voters' lease: only to a voter, never to a node that left.
+    if (t === 'transfer' && !this.trk.isVoter(this.id)) return;
     if (this.hasUnappliedConfChanges()) return;
     this.campaign(t);
   }

@@ -59,7 +59,8 @@ export function stepLeader(r: Raft, m: Message): void {
 
 function handleProp(r: Raft, m: Message): void {
   if (m.entries.length === 0) throw new Error('assert: empty proposal');
-  if (!r.trk.progress.has(r.id)) throw new RaftError('ProposalDropped', 'this node was removed from the cluster');
+  // A leader outside its voters (see Raft.promotable) only brings them a commit they missed.
+  if (!r.trk.isVoter(r.id)) throw new RaftError('ProposalDropped', 'this node is not a voter of the cluster');
   if (r.leadTransferee !== '') throw new RaftError('ProposalDropped', `leadership transfer to ${r.leadTransferee} in progress`);
   const local = m.from === r.id;
   const entries: Entry[] = m.entries.map((e, i) => {
