@@ -8,14 +8,14 @@ import { summarize, type LatencySummary } from './stats.ts';
 /** Samples kept per kind between two takes; a point at c=256 makes some tens of thousands. */
 const samplesKeptMax = 200_000;
 
-/** One replica's samples since the last take, in milliseconds. */
-export interface TimingSamples {
+/** One replica's samples since the last take, in milliseconds (a plain JSON body, hence a type). */
+export type TimingSamples = {
   readonly fsyncMs: number[];
   readonly commitMs: number[];
   readonly applyMs: number[];
   /** Samples not kept (over `samplesKeptMax` of a kind). */
   dropped: number;
-}
+};
 
 /** The samples of every replica over one write point, summarized. */
 export interface ServerTimings {

@@ -63,7 +63,7 @@ function readiness(method: string, ready: boolean): ShimResponse {
 
 function timings(method: string, take: () => TimingSamples): ShimResponse {
   if (method !== 'GET') return { status: 405, body: { error: `${method} /timings: only GET is supported`, code: grpc.unimplemented } };
-  return { status: 200, body: { ...take() } };
+  return { status: 200, body: take() };
 }
 
 function send(res: ServerResponse, response: ShimResponse): void {

@@ -183,10 +183,7 @@ export class Raft {
   ackOwnAppend(last: Index, lastTerm: Term): void {
     if (this.role !== 'leader' || lastTerm !== this.term) return;
     if (!this.trk.progress.get(this.id)?.maybeUpdate(last)) return;
-    if (this.maybeCommit()) {
-      bcastAppend(this);
-      this.stepDownIfNotVoter();
-    }
+    if (this.maybeCommit()) this.broadcastCommit();
   }
 
   /** Leader: advances the commit to what a quorum matched (current-term rule, Raft §5.4.2). */
@@ -218,7 +215,7 @@ export class Raft {
    * shorter logs; if it could not campaign no leader would ever be elected. Its membership is
    * committed (it applied it), so a majority of that membership's voters, each checking its log,
    * elects it as in any Raft election (thesis §4.2.2: a leader may manage a membership it is not
-   * part of); it then steps down (stepDownIfNotVoter). With nothing past its commit it is not
+   * part of); it then steps down (broadcastCommit). With nothing past its commit it is not
    * needed: a voter holding the committed leave entry is as up to date and gets its vote.
    * Check-quorum's lease keeps it from deposing a leader its voters hear from, and pre-vote from
    * inflating terms (as in etcd, such a node never campaigns otherwise).
@@ -230,12 +227,13 @@ export class Raft {
   }
 
   /**
-   * Leader outside its own membership (see promotable): steps down once an entry of its term
-   * commits. The commit it sends with it tells the voters what they were missing; they lead from
-   * there. (Called right after a commit advanced; the term check guards other callers.)
+   * Leader, after its commit advanced: sends it to every other member. A leader outside its own
+   * membership (see promotable) then steps down once an entry of its term is committed: that
+   * commit tells the voters what they were missing, and they lead from there.
    */
-  stepDownIfNotVoter(): void {
-    if (this.role === 'leader' && !this.trk.isVoter(this.id) && this.committedEntryInCurrentTerm()) this.becomeFollower(this.term, '');
+  broadcastCommit(): void {
+    bcastAppend(this);
+    if (!this.trk.isVoter(this.id) && this.committedEntryInCurrentTerm()) this.becomeFollower(this.term, '');
   }
 
   /** Advances the logical clock by one tick. */
@@ -410,11 +408,11 @@ export class Raft {
   private afterLeaderConfChange(removed: boolean): void {
     if (removed || !this.trk.isVoter(this.id)) {
       // A removed leader stops leading once C_new is in force (Raft §6). It may lead again only to
-      // bring the voters a commit they missed (promotable, stepDownIfNotVoter).
+      // bring the voters a commit they missed (promotable, broadcastCommit).
       this.becomeFollower(this.term, '');
       return;
     }
-    if (this.maybeCommit()) bcastAppend(this);
+    if (this.maybeCommit()) this.broadcastCommit();
     else bcastAppend(this, false);
     if (this.leadTransferee !== '' && !this.trk.isVoter(this.leadTransferee)) this.leadTransferee = '';
   }

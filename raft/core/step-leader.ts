@@ -109,8 +109,7 @@ function handleAppResp(r: Raft, m: Message, pr: Progress): void {
   }
   if (r.maybeCommit()) {
     if (r.role !== 'leader') return;
-    bcastAppend(r);
-    r.stepDownIfNotVoter();
+    r.broadcastCommit();
     if (r.role !== 'leader') return;
   } else if (oldPaused) {
     sendAppend(r, m.from);
