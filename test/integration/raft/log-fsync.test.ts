@@ -82,8 +82,22 @@ test('followers acknowledge entries only after their fsync: nothing commits whil
   });
 });
 
+/**
+ * Waits until the leader streams entries to `follower` and it holds all of them. Until then the
+ * leader sends it one probe at a time, and the next append would leave only in a Ready taken after
+ * the probe's answer: never, while the leader's own fsync holds its Ready.
+ */
+async function streamingTo(leader: Member, follower: Member): Promise<void> {
+  await until(() => {
+    const status = leader.node!.status();
+    const progress = status.progress[follower.id];
+    return progress?.state === 'replicate' && progress.match === status.lastIndex;
+  }, `the leader streaming to ${follower.id}`);
+}
+
 test('the leader counts its own copy only after its fsync: with one follower acknowledging, nothing commits', async (t) => {
   const { cluster, leader, followers: [slow, fast] } = await startWithLeader(t);
+  await streamingTo(leader, fast);
   await withLogSyncsHeld([cluster.dataDir(leader.id), cluster.dataDir(slow.id)], async (hold) => {
     const onFast = (before: number): boolean => fast.node!.status().lastIndex > before;
     await expectCommitOnlyAfterRelease(leader, hold, onFast, 'the entry on the follower whose fsync is not held', 'committed on the leader before its own fsync ended');
