@@ -31,9 +31,9 @@ unit: install
 sim: install
 	scripts/run-tests.sh test/sim
 
-## sim-soak: many simulation seeds (SEEDS=n, or SEED=n to replay one).
+## sim-soak: many simulation seeds (SEEDS=n, or SEED=n to replay one; KEEP_GOING=1 counts every failing seed).
 sim-soak: install
-	node --import tsx test/sim/soak.ts --seeds=$(SEEDS) $(if $(SEED),--seed=$(SEED)) $(if $(NODES),--nodes=$(NODES))
+	node --import tsx test/sim/soak.ts --seeds=$(SEEDS) $(if $(SEED),--seed=$(SEED)) $(if $(NODES),--nodes=$(NODES)) $(if $(KEEP_GOING),--keep-going)
 
 integration: install
 	scripts/run-tests.sh test/integration

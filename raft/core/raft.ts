@@ -212,7 +212,8 @@ export class Raft {
    * Why a node outside the voters may: memberships take effect when applied, so a node removed or
    * demoted by leaving a joint configuration may hold entries the others lack while they, not
    * knowing yet that leaving committed, still count its vote in the joint one. It refuses their
-   * shorter logs; if it could not campaign no leader would ever be elected. Its membership is
+   * shorter logs; its refusals tell them its commit (learnCommit), which is enough when they
+   * hold the entry it committed, and its campaign brings them the rest. Its membership is
    * committed (it applied it), so a majority of that membership's voters, each checking its log,
    * elects it as in any Raft election (thesis §4.2.2: a leader may manage a membership it is not
    * part of); it then steps down (broadcastCommit). With nothing past its commit it is not
@@ -288,10 +289,11 @@ export class Raft {
         // Tell a stale leader about the newer term so it steps down (it may be cut off otherwise).
         this.send({ type: 'appResp', to: m.from });
       } else if (m.type === 'preVote') {
-        this.send({ type: 'preVoteResp', to: m.from, reject: true });
+        this.answerVote('preVoteResp', m.from, { reject: true });
       }
       return;
     }
+    if ((m.type === 'voteResp' || m.type === 'preVoteResp') && this.role !== 'leader') this.learnCommit(m.commit, m.logTerm);
     if (m.type === 'hup') {
       this.hup(this.preVote ? 'preElection' : 'election');
     } else if (m.type === 'vote' || m.type === 'preVote') {
@@ -308,14 +310,40 @@ export class Raft {
     const respType = voteRespType(m.type as 'vote' | 'preVote');
     if (canVote && logOk) {
       // The answer carries the request's term so that a pre-candidate does not ignore it.
-      this.send({ type: respType, to: m.from, term: m.term });
+      this.answerVote(respType, m.from, { term: m.term });
       if (m.type === 'vote') {
         this.electionElapsed = 0;
         this.vote = m.from;
       }
     } else {
-      this.send({ type: respType, to: m.from, reject: true });
+      this.answerVote(respType, m.from, { reject: true });
     }
+  }
+
+  /**
+   * Answers a (pre-)vote, telling the candidate how far this node knows its log committed: the
+   * commit index and the term of the entry there (`commit`, `logTerm`; see learnCommit).
+   */
+  private answerVote(type: 'voteResp' | 'preVoteResp', to: NodeId, fields: { term?: Term; reject?: boolean }): void {
+    // Never compacted away: the log keeps the term at its snapshot index, and compaction stops at the applied index.
+    const commit = this.log.committed;
+    this.send({ type, to, ...fields, commit, logTerm: this.log.term(commit) });
+  }
+
+  /**
+   * Takes a commit index another node reported with its entry's term, when this log holds that
+   * entry: by log matching the prefixes up to it are the same, and it is committed. Why: a
+   * membership takes effect when applied, so voters that do not know that leaving a joint
+   * configuration committed still need the vote of a node that left; that node refuses their
+   * shorter logs, and (without pre-vote and check-quorum) cannot campaign itself. Its refusal
+   * tells them the leave committed; they apply it and no longer need its vote.
+   * A campaign under way ends when this commits a membership change not applied yet, as hup does
+   * not start one then: the change may leave this node outside the voters.
+   */
+  private learnCommit(commit: Index, commitTerm: Term): void {
+    if (commit <= this.log.committed || commitTerm === 0 || !this.log.matchTerm(commit, commitTerm)) return;
+    this.log.commitTo(commit);
+    if ((this.role === 'candidate' || this.role === 'preCandidate') && this.hasUnappliedConfChanges()) this.becomeFollower(this.term, '');
   }
 
   /** Starts an election unless leader, not promotable, or a committed conf change is unapplied. */

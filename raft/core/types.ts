@@ -130,7 +130,10 @@ export interface Message {
   readonly from: NodeId;
   readonly to: NodeId;
   readonly term: Term;
-  /** For app: term of the entry at `index` (the entry before `entries`). For votes: last log term. */
+  /**
+   * For app: term of the entry at `index` (the entry before `entries`). For votes: last log term.
+   * For vote answers: the term of the answerer's entry at `commit` (its commit index).
+   */
   readonly logTerm: Term;
   /** For app: the index before `entries`. For votes: last log index. For appResp: the matched or rejected index. */
   readonly index: Index;

@@ -68,7 +68,7 @@ function typeFields(m: Message): string[] {
       return [`logTerm=${m.logTerm}`, `index=${m.index}`];
     case 'voteResp':
     case 'preVoteResp':
-      return [m.reject ? 'rejected' : 'granted'];
+      return [m.reject ? 'rejected' : 'granted', ...(m.commit > 0 ? [`commit=${m.commit} commitTerm=${m.logTerm}`] : [])];
     case 'snap':
       return [`snapshot=[${m.snapshot === null ? 'none' : describeSnapshot(m.snapshot)}]`];
     case 'heartbeat':

@@ -3,6 +3,7 @@
  * client actions happen (crash, restart, partition, heal, propose, read, transfer,
  * membership change, compaction), at the rates of the seed's FaultPlan.
  */
+import type { ConfChangeSingle } from '../../raft/core/types.ts';
 import type { Cluster } from './cluster.ts';
 import type { Rng } from './rng.ts';
 import type { SimNode } from './sim-node.ts';
@@ -52,28 +53,28 @@ function clientActions(c: Cluster, rng: Rng, leader: SimNode | undefined): void 
 }
 
 /**
- * Cycles membership: add a non-member as learner, promote a learner, remove a follower voter,
- * or replace a voter in one joint change (enter C_old,new, left automatically).
+ * Cycles membership: add a non-member as learner, promote a learner, remove or demote a voter (the
+ * leader too, which steps down once it applies the change), or replace a voter in one joint change
+ * (enter C_old,new, left automatically) by removing or demoting it.
  */
 function changeMembership(c: Cluster, rng: Rng, leader: SimNode): void {
   const cs = leader.confState;
   const nonMembers = c.nodes.filter((n) => !cs.voters.includes(n.id) && !cs.learners.includes(n.id)).map((n) => n.id);
-  const removable = cs.voters.filter((v) => v !== leader.id);
-  const minVoters = c.nodes.length - 2;
+  const followers = cs.voters.filter((v) => v !== leader.id);
+  const canShrink = cs.voters.length > c.nodes.length - 2;
   const options: (() => void)[] = [];
-  if (nonMembers.length > 0) options.push(() => c.changeMembership(leader, [{ type: 'addLearner', nodeId: rng.pick(nonMembers) }]));
-  if (cs.learners.length > 0) options.push(() => c.changeMembership(leader, [{ type: 'addVoter', nodeId: rng.pick(cs.learners) }]));
-  if (cs.voters.length > minVoters && removable.length > 0) {
-    options.push(() => c.changeMembership(leader, [{ type: 'removeNode', nodeId: rng.pick(removable) }]));
+  const change = (...changes: ConfChangeSingle[]) => () => c.changeMembership(leader, changes);
+  if (nonMembers.length > 0) options.push(change({ type: 'addLearner', nodeId: rng.pick(nonMembers) }));
+  if (cs.learners.length > 0) options.push(change({ type: 'addVoter', nodeId: rng.pick(cs.learners) }));
+  if (canShrink && followers.length > 0) options.push(change({ type: 'removeNode', nodeId: rng.pick(followers) }));
+  if (canShrink) {
+    options.push(change({ type: 'addLearner', nodeId: rng.pick(cs.voters) }));
+    options.push(change({ type: rng.pick(['removeNode', 'addLearner'] as const), nodeId: leader.id }));
   }
   const incoming = [...cs.learners, ...nonMembers];
-  if (incoming.length > 0 && removable.length > 0 && cs.votersOutgoing.length === 0) {
-    options.push(() =>
-      c.changeMembership(leader, [
-        { type: 'addVoter', nodeId: rng.pick(incoming) },
-        { type: 'removeNode', nodeId: rng.pick(removable) },
-      ]),
-    );
+  if (incoming.length > 0 && cs.votersOutgoing.length === 0) {
+    const outgoing = rng.pick(rng.chance(0.5) && followers.length > 0 ? followers : cs.voters);
+    options.push(change({ type: 'addVoter', nodeId: rng.pick(incoming) }, { type: rng.pick(['removeNode', 'addLearner'] as const), nodeId: outgoing }));
   }
   if (options.length > 0) rng.pick(options)();
 }

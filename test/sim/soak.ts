@@ -1,9 +1,11 @@
 /**
  * Soak CLI: runs many simulation seeds (3- and 5-node mixed unless --nodes is given), prints
- * progress and seeds/second, and on the first failure prints SEED=<n> and the violation and
- * exits 1. Replay one seed with --seed=<n>.
+ * progress and seeds/second, and on a failure prints SEED=<n>, the violation and how to replay it,
+ * then exits 1: at the first failure, or with --keep-going after every seed, with the count (one
+ * rare failure says little about how rare; a soak that stops there cannot tell).
+ * Replay one seed with --seed=<n>.
  *   node --import tsx test/sim/soak.ts --seeds=10000 [--seed=S] [--from=S] [--nodes=3|5] [--steps=N]
- *     [--bug=voteNotPersisted|voteWithoutLogCheck|commitPriorTermByCounting]  (plant a core bug)
+ *     [--keep-going] [--bug=voteNotPersisted|voteWithoutLogCheck|commitPriorTermByCounting]  (plant a core bug)
  */
 import type { PlantedBugs } from '../../raft/core/types.ts';
 import { runSeed } from './run-seed.ts';
@@ -31,6 +33,8 @@ function main(): number {
   const steps = intArg('steps');
   const bug = arg('bug');
   const bugs: PlantedBugs | undefined = bug === undefined ? undefined : { [bug]: true };
+  const keepGoing = process.argv.includes('--keep-going');
+  const failed: number[] = [];
   const started = Date.now();
   let lastPrint = started;
   for (let i = 0; i < count; i++) {
@@ -41,17 +45,20 @@ function main(): number {
       console.log(`violation: ${r.violation ?? ''}`);
       const extra = `${steps === undefined ? '' : ` --steps=${steps}`}${bug === undefined ? '' : ` --bug=${bug}`}`;
       console.log(`replay: node --import tsx test/sim/soak.ts --seed=${seed}${nodes === undefined ? '' : ` --nodes=${nodes}`}${extra}`);
-      return 1;
+      if (!keepGoing) return 1;
+      failed.push(seed);
+    } else if (only !== undefined) {
+      console.log(`SEED=${seed} ok nodes=${r.nodes} profile=${r.profile} trace=${r.traceHash} ${JSON.stringify(r.stats)}`);
     }
-    if (only !== undefined) console.log(`SEED=${seed} ok nodes=${r.nodes} profile=${r.profile} trace=${r.traceHash} ${JSON.stringify(r.stats)}`);
     const now = Date.now();
     if (now - lastPrint >= 5000 || i === count - 1) {
       const rate = ((i + 1) * 1000) / Math.max(1, now - started);
-      console.log(`${i + 1}/${count} seeds ok, ${rate.toFixed(1)} seeds/s`);
+      console.log(`${i + 1 - failed.length}/${count} seeds ok, ${rate.toFixed(1)} seeds/s`);
       lastPrint = now;
     }
   }
-  return 0;
+  if (failed.length > 0) console.log(`${failed.length} of ${count} seeds failed: ${failed.join(' ')}`);
+  return failed.length > 0 ? 1 : 0;
 }
 
 process.exitCode = main();
