@@ -84,13 +84,20 @@ function notLive(c: Cluster, read: string | undefined): string | null {
   return null;
 }
 
-
 /** Entries between the lowest commit index of a member (of the most advanced node's membership) and the longest log. */
 function uncommittedSpread(c: Cluster): number {
-  const latest = c.nodes.reduce((a, b) => (b.applied > a.applied ? b : a));
+  const latest = mostApplied(c);
+  if (latest === undefined) return 0;
   const commits = members(latest).map((id) => c.node(id).disk.initialState().hardState.commit);
   const longest = Math.max(...c.nodes.map((n) => n.disk.lastIndex()));
   return Math.max(0, longest - Math.min(...commits));
+}
+
+/** The running node that has applied the most (its membership is the most recent one applied). */
+function mostApplied(c: Cluster): SimNode | undefined {
+  let latest: SimNode | undefined;
+  for (const n of c.nodes) if (n.alive && (latest === undefined || n.applied > latest.applied)) latest = n;
+  return latest;
 }
 
 function members(n: SimNode): string[] {
@@ -104,8 +111,7 @@ function members(n: SimNode): string[] {
  * still be needed: a joint configuration's outgoing half can need its vote).
  */
 function keepMembersUp(c: Cluster): void {
-  let latest: SimNode | undefined;
-  for (const n of c.nodes) if (n.alive && (latest === undefined || n.applied > latest.applied)) latest = n;
+  const latest = mostApplied(c);
   const wanted = new Set(latest === undefined ? [] : members(latest));
   const config = latest === undefined ? '' : JSON.stringify(latest.confState);
   const settled = latest !== undefined && [...wanted].every((id) => JSON.stringify(c.node(id).confState) === config);
