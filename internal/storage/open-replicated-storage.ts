@@ -1,7 +1,7 @@
 // The factory of one replica's replicated store; the Raft driver is attached afterwards.
 import { mkdirSync } from 'node:fs';
 import { AppliedState } from './applied-state.ts';
-import { defaultRetentionMs } from './limits.ts';
+import { applyCommitEntriesMax, applyCommitIntervalMs, defaultRetentionMs } from './limits.ts';
 import { stateDatabasePath } from './open-local-storage.ts';
 import { ReplicatedStorage } from './replicated-storage.ts';
 import { SqliteStateMachine } from './sqlite-state-machine.ts';
@@ -27,7 +27,8 @@ export interface ReplicatedStorageOpenOptions {
  */
 export async function openReplicatedStorage(options: ReplicatedStorageOpenOptions): Promise<ReplicatedStorage> {
   if (options.dataDir !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
-  const machine = SqliteStateMachine.open(stateDatabasePath(options.dataDir));
+  // The Raft log holds every committed entry until a snapshot covers it, so applies may commit in batches.
+  const machine = SqliteStateMachine.open(stateDatabasePath(options.dataDir), { commitBatch: { intervalMs: applyCommitIntervalMs, entriesMax: applyCommitEntriesMax } });
   const state = new AppliedState(machine, options.watchBufferEventsMax !== undefined ? { eventsMax: options.watchBufferEventsMax } : undefined);
   return new ReplicatedStorage(state, {
     replicaName: options.replicaName,

@@ -1,9 +1,11 @@
 // The replicated object store's state machine: one SQLite database per replica, applied from the
-// log in batches (one transaction per batch), with MVCC reads and history for watches.
+// log in batches (one transaction per batch, and on a replica many batches per commit:
+// commit-batch.ts), with MVCC reads and history for watches.
 import Database from 'better-sqlite3';
 import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { decodeCommand, decodeResult, encodeResult, type Command, type CommandResult } from './commands.ts';
 import type { ChangeEvent } from './change-event.ts';
+import { CommitBatch, type CommitBatchLimits } from './commit-batch.ts';
 import { requestIdWindowEntries, requestPruneEveryEntries } from './limits.ts';
 import { applyCommand, toBuffer, type ApplyCounters } from './state-apply.ts';
 import { copyDatabaseOffThread } from './snapshot-copy.ts';
@@ -39,6 +41,15 @@ export interface StateListOptions {
   readonly limit?: number;
 }
 
+/** Options of `SqliteStateMachine.open`. */
+export interface StateMachineOptions {
+  /**
+   * Commit applies in batches (commit-batch.ts) instead of one transaction per apply: only where a
+   * durable log re-applies what a crash loses (a replica's state); ignored for ':memory:'.
+   */
+  readonly commitBatch?: CommitBatchLimits;
+}
+
 /** The SQLite state machine. Synchronous; single connection; not safe to share across threads. */
 export class SqliteStateMachine {
   private db: Db;
@@ -48,9 +59,12 @@ export class SqliteStateMachine {
   private applied: number;
   /** Snapshot copies (snapshotTo) not finished yet. */
   private copiesInFlight = 0;
+  /** The open batch of applies, when they commit in batches. */
+  private readonly batch: CommitBatch | null;
 
-  private constructor(private readonly path: string) {
+  private constructor(private readonly path: string, options: StateMachineOptions) {
     this.db = openDatabase(path);
+    this.batch = options.commitBatch !== undefined && path !== ':memory:' ? new CommitBatch(() => this.db, options.commitBatch) : null;
     this.st = prepareStatements(this.db);
     this.lists = new ListStatements(this.db);
     this.counters = { revision: 0, compactedRevision: 0 };
@@ -59,11 +73,14 @@ export class SqliteStateMachine {
   }
 
   /** Opens (or creates) the database at `path` (a file path or ':memory:'). */
-  static open(path: string): SqliteStateMachine {
-    return new SqliteStateMachine(path);
+  static open(path: string, options: StateMachineOptions = {}): SqliteStateMachine {
+    return new SqliteStateMachine(path, options);
   }
 
-  /** The last log index applied (0 when none); durable together with the rows it produced. */
+  /**
+   * The last log index applied (0 when none). The file holds it in the same transaction as the rows
+   * it produced; with batched commits it may hold an earlier one, from which a restart re-applies.
+   */
   appliedIndex(): number {
     return this.applied;
   }
@@ -79,14 +96,16 @@ export class SqliteStateMachine {
   }
 
   /**
-   * Applies entries in one transaction. Entries at or below the applied index are skipped (a
-   * replay after restart); indexes must increase. Deterministic: same entries, same database.
+   * Applies entries in one transaction (nested in the open batch when applies commit in batches).
+   * Entries at or below the applied index are skipped (a replay after restart); indexes must
+   * increase. Deterministic: same entries, same database.
    */
   applyEntries(entries: readonly LogEntry[]): ApplyOutcome {
     const applied: AppliedCommand[] = [];
     const events: ChangeEvent[] = [];
     const counters = { ...this.counters };
     let index = this.applied;
+    this.batch?.begin();
     this.db.transaction(() => {
       for (const entry of entries) {
         if (entry.index <= index) {
@@ -108,8 +127,10 @@ export class SqliteStateMachine {
       this.st.metaSet.run('revision', counters.revision);
       this.st.metaSet.run('compacted_revision', counters.compactedRevision);
     })();
+    const count = index - this.applied;
     this.counters = counters;
     this.applied = index;
+    this.batch?.applied(count);
     return { applied, events };
   }
 
@@ -186,6 +207,8 @@ export class SqliteStateMachine {
    * which no other connection can open, with SQLite's online backup.
    */
   async snapshotTo(filePath: string): Promise<{ appliedIndex: number }> {
+    // The copy reads another connection's view: what is committed.
+    this.batch?.commit();
     this.copiesInFlight++;
     try {
       if (this.path === ':memory:') await this.db.backup(filePath);
@@ -209,6 +232,7 @@ export class SqliteStateMachine {
    */
   restoreFrom(filePath: string): void {
     if (this.copiesInFlight > 0) throw new Error('assert: restore while a snapshot copy of the database is in flight');
+    this.batch?.commit();
     this.db.close();
     if (this.path === ':memory:') {
       const image = readFileSync(filePath);
@@ -232,7 +256,9 @@ export class SqliteStateMachine {
 
   /** Closes the database. */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.batch?.commit();
+    this.db.close();
   }
 
   private loadMeta(): void {
