@@ -4,10 +4,15 @@ import type { TlsMaterial } from './transport.ts';
 
 /** What the driver needs from the replicated state machine (synchronous apply; SQLite). */
 export interface StateMachineHooks {
-  /** The last log index applied (durably) by the state machine; 0 for a new one. */
+  /**
+   * The last log index the state machine applied; 0 for a new one. Read at start, when it is the
+   * durable one: the driver re-applies every committed entry after it (the state may commit its
+   * applies later than it makes them; the log is cut only behind a snapshot).
+   */
   applied(): Index;
   /**
-   * Applies committed entries in order, durably, recording the last index. Receives every
+   * Applies committed entries in order, recording the last index with their effects (durable
+   * together, though possibly later: see applied). Receives every
    * entry, including the leader's empty no-op and 'confChange' entries (apply them as no-ops).
    */
   apply(entries: readonly Entry[]): void;

@@ -9,13 +9,9 @@ export const requestIdWindowEntries = 50_000;
  * at once, rather than one at a time, their scattered index pages are written once per period.
  */
 export const requestPruneEveryEntries = 1024;
-/**
- * A replica commits its applies to the state database in batches (commit-batch.ts): at the latest
- * this long after the first apply of a batch, as etcd's backend does. A crash loses at most this
- * much of applying, which the replica redoes from its log at restart.
- */
+/** A replica's batch of applies commits this long after its first apply (commit-batch.ts; etcd: 100 ms). */
 export const applyCommitIntervalMs = 100;
-/** Applied entries after which a batch commits at once (etcd: 10,000), bounding the redo after a crash. */
+/** Applied entries after which a batch commits at once (etcd: 10,000): bounds what a restart re-applies. */
 export const applyCommitEntriesMax = 10_000;
 /** Events queued for one watcher before it is closed with `WatcherTooSlow`. */
 export const watchBufferEventsMax = 10_000;

@@ -27,7 +27,6 @@ export interface ReplicatedStorageOpenOptions {
  */
 export async function openReplicatedStorage(options: ReplicatedStorageOpenOptions): Promise<ReplicatedStorage> {
   if (options.dataDir !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
-  // The Raft log holds every committed entry until a snapshot covers it, so applies may commit in batches.
   const machine = SqliteStateMachine.open(stateDatabasePath(options.dataDir), { commitBatch: { intervalMs: applyCommitIntervalMs, entriesMax: applyCommitEntriesMax } });
   const state = new AppliedState(machine, options.watchBufferEventsMax !== undefined ? { eventsMax: options.watchBufferEventsMax } : undefined);
   return new ReplicatedStorage(state, {

@@ -41,12 +41,19 @@ export interface StateListOptions {
   readonly limit?: number;
 }
 
+/** The applied index committed in the state database file at `path`, as another connection reads it. */
+export function readAppliedIndex(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare<[], { value: number }>("SELECT value FROM meta WHERE name = 'applied_index'").get()?.value ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
 /** Options of `SqliteStateMachine.open`. */
 export interface StateMachineOptions {
-  /**
-   * Commit applies in batches (commit-batch.ts) instead of one transaction per apply: only where a
-   * durable log re-applies what a crash loses (a replica's state); ignored for ':memory:'.
-   */
+  /** Commit applies in batches (commit-batch.ts): only for a replica, whose log re-applies them; ignored for ':memory:'. */
   readonly commitBatch?: CommitBatchLimits;
 }
 
@@ -101,37 +108,48 @@ export class SqliteStateMachine {
    * increase. Deterministic: same entries, same database.
    */
   applyEntries(entries: readonly LogEntry[]): ApplyOutcome {
-    const applied: AppliedCommand[] = [];
-    const events: ChangeEvent[] = [];
+    const outcome = { applied: [] as AppliedCommand[], events: [] as ChangeEvent[] };
     const counters = { ...this.counters };
-    let index = this.applied;
     this.batch?.begin();
-    this.db.transaction(() => {
-      for (const entry of entries) {
-        if (entry.index <= index) {
-          if (entry.index <= this.applied) continue;
-          throw new Error(`assert: entry index ${entry.index} does not follow ${index}`);
-        }
-        index = entry.index;
-        if (entry.data.length === 0) continue;
-        const command = decodeCommand(entry.data);
-        const done = this.applyOnce(counters, entry.index, command);
-        applied.push(done.applied);
-        if (done.event !== null) events.push(done.event);
-      }
-      // Only garbage collection: whether a request is a duplicate does not depend on it (applyOnce).
-      if (Math.floor(index / requestPruneEveryEntries) !== Math.floor(this.applied / requestPruneEveryEntries)) {
-        this.st.requestPrune.run(index - requestIdWindowEntries);
-      }
-      this.st.metaSet.run('applied_index', index);
-      this.st.metaSet.run('revision', counters.revision);
-      this.st.metaSet.run('compacted_revision', counters.compactedRevision);
-    })();
+    let index: number;
+    try {
+      index = this.db.transaction(() => this.applyAll(entries, counters, outcome))();
+    } catch (err) {
+      // Most errors undo only this apply's savepoint; one that ended the batch's whole transaction
+      // undid earlier applies too.
+      if (this.batch !== null && !this.db.inTransaction) throw this.batch.lose(err);
+      throw err;
+    }
     const count = index - this.applied;
     this.counters = counters;
     this.applied = index;
-    this.batch?.applied(count);
-    return { applied, events };
+    this.batch?.add(count);
+    return outcome;
+  }
+
+  /** The body of one apply transaction: applies `entries` and records the counters; returns the last index applied. */
+  private applyAll(entries: readonly LogEntry[], counters: ApplyCounters, outcome: { applied: AppliedCommand[]; events: ChangeEvent[] }): number {
+    let index = this.applied;
+    for (const entry of entries) {
+      if (entry.index <= index) {
+        if (entry.index <= this.applied) continue;
+        throw new Error(`assert: entry index ${entry.index} does not follow ${index}`);
+      }
+      index = entry.index;
+      if (entry.data.length === 0) continue;
+      const command = decodeCommand(entry.data);
+      const done = this.applyOnce(counters, entry.index, command);
+      outcome.applied.push(done.applied);
+      if (done.event !== null) outcome.events.push(done.event);
+    }
+    // Only garbage collection: whether a request is a duplicate does not depend on it (applyOnce).
+    if (Math.floor(index / requestPruneEveryEntries) !== Math.floor(this.applied / requestPruneEveryEntries)) {
+      this.st.requestPrune.run(index - requestIdWindowEntries);
+    }
+    this.st.metaSet.run('applied_index', index);
+    this.st.metaSet.run('revision', counters.revision);
+    this.st.metaSet.run('compacted_revision', counters.compactedRevision);
+    return index;
   }
 
   private applyOnce(counters: ApplyCounters, index: number, command: Command): { applied: AppliedCommand; event: ChangeEvent | null } {
@@ -217,13 +235,7 @@ export class SqliteStateMachine {
       this.copiesInFlight--;
     }
     // Writes go on while the copy is made, so the index is read from the copy itself.
-    const copy = new Database(filePath, { readonly: true });
-    try {
-      const row = copy.prepare<[], { value: number }>("SELECT value FROM meta WHERE name = 'applied_index'").get();
-      return { appliedIndex: row?.value ?? 0 };
-    } finally {
-      copy.close();
-    }
+    return { appliedIndex: readAppliedIndex(filePath) };
   }
 
   /**
@@ -232,7 +244,7 @@ export class SqliteStateMachine {
    */
   restoreFrom(filePath: string): void {
     if (this.copiesInFlight > 0) throw new Error('assert: restore while a snapshot copy of the database is in flight');
-    this.batch?.commit();
+    this.batch?.discard(); // the snapshot holds more than the batch, and is in the log's record already
     this.db.close();
     if (this.path === ':memory:') {
       const image = readFileSync(filePath);

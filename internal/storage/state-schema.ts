@@ -31,9 +31,10 @@ const schema = `
 /**
  * Opens (creating if needed) a state-machine database at `path` (a file, `:memory:`, or the bytes
  * of a serialized database). Files use WAL with synchronous=NORMAL: a power loss may drop the last
- * few applied transactions, but never corrupts the file, and the Raft log (fsynced per Ready) still
- * holds those entries; since the applied index is written in the same transaction as the rows it
- * produced, the node re-applies exactly from its durable applied index on restart.
+ * few committed transactions (and any crash a replica's open batch: commit-batch.ts), but never
+ * corrupts the file, and the Raft log (fsynced per Ready) still holds those entries; since the
+ * applied index is written in the same transaction as the rows it produced, the node re-applies
+ * exactly from its durable applied index on restart.
  */
 export function openDatabase(path: string | Buffer): Db {
   const db = new Database(path);

@@ -1,17 +1,22 @@
 // A replica process SIGKILLed with applies in its open commit batch: the file holds the last
-// committed batch, whole (rows and applied index together), and re-applying the log from that index
-// gives the state of a replica that never crashed.
+// committed batch, whole (rows and applied index together); re-applying the log from that index
+// gives the state of a replica that never crashed; and a real replica, whose log snapshots compact,
+// comes back with every write it acknowledged.
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { SqliteStateMachine } from '../../../internal/storage/sqlite-state-machine.ts';
+import { openRaftStorage } from '../../../internal/storage/raft-storage.ts';
+import { readAppliedIndex, SqliteStateMachine } from '../../../internal/storage/sqlite-state-machine.ts';
+import { ensureClusterPki } from '../../../internal/certificates/index.ts';
+import { freePorts } from '../../support/free-ports.ts';
 import { creates } from '../../support/state-entries.ts';
 
 const child = fileURLToPath(new URL('../../support/apply-until-killed.ts', import.meta.url));
+const raftChild = fileURLToPath(new URL('../../support/raft-store-until-killed.ts', import.meta.url));
 
 function state(machine: SqliteStateMachine): string {
   return JSON.stringify({
@@ -36,8 +41,9 @@ test('applies lost with a SIGKILLed process come back from the log, from the com
     proc.kill('SIGKILL');
     await exited;
 
+    assert.equal(readAppliedIndex(path), 20, 'two full batches committed; the third was open');
     const restarted = SqliteStateMachine.open(path);
-    assert.equal(restarted.appliedIndex(), 20, 'two full batches committed; the third was open');
+    assert.equal(restarted.appliedIndex(), 20);
     assert.equal(restarted.currentRevision(), 20, 'the rows committed with their applied index');
     restarted.applyEntries(creates(1, count)); // what the Raft driver hands over again: all from the log
     const neverCrashed = SqliteStateMachine.open(':memory:');
@@ -47,6 +53,45 @@ test('applies lost with a SIGKILLed process come back from the log, from the com
     neverCrashed.close();
   } finally {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a replica SIGKILLed with an open commit batch, its log compacted behind snapshots, comes back with every acknowledged write', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-commit-crash-raft-'));
+  const [dataDir, pkiDir] = [join(dir, 'n1'), join(dir, 'pki')];
+  const [firstPort, secondPort] = await freePorts(2);
+  const proc = fork(raftChild, [dataDir, pkiDir, String(firstPort), '100', '5'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let restarted: Awaited<ReturnType<typeof openRaftStorage>> | null = null;
+  try {
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => proc.once('exit', (_code, s) => resolve(s)));
+    assert.equal(signal, 'SIGKILL', 'the child kills itself once its report is written');
+    const report = JSON.parse(readFileSync(join(dataDir, 'report.json'), 'utf8')) as { revisions: Record<string, number>; applied: number; committed: number };
+    assert.ok(report.committed < report.applied, `applies ${report.committed + 1}-${report.applied} were in the open batch`);
+
+    const pki = await ensureClusterPki(pkiDir, ['n1']);
+    const pair = pki.replicas['n1'];
+    if (pair === undefined) throw new Error('no certificate for n1');
+    const address = `127.0.0.1:${secondPort}`;
+    restarted = await openRaftStorage({
+      dataDir,
+      replicaName: 'n1',
+      raft: { id: 'n1', peers: { n1: address }, listen: address, tls: { ca: pki.ca.cert, cert: pair.cert, key: pair.key }, tickMs: 20, electionTicks: 10, heartbeatTicks: 1, snapshotEveryEntries: 0 },
+    });
+    const { firstIndex, snapshotIndex } = restarted.node.status();
+    assert.ok(snapshotIndex > 0 && firstIndex > 1, `the log was cut behind snapshots (snapshot ${snapshotIndex}, first index ${firstIndex})`);
+    assert.ok(snapshotIndex <= report.committed, 'no snapshot covers an apply the file had not committed');
+    const deadline = Date.now() + 30_000;
+    while (restarted.node.appliedIndex() < report.applied) {
+      if (Date.now() > deadline) assert.fail(`re-applied only up to ${restarted.node.appliedIndex()} of ${report.applied}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const keys = Object.keys(report.revisions);
+    assert.ok(keys.length >= 100);
+    for (const key of keys) assert.equal((await restarted.storage.get(key, { consistency: 'local' }))?.modRevision, report.revisions[key], key);
+  } finally {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    await restarted?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
