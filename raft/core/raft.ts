@@ -75,7 +75,13 @@ export class Raft {
     this.log.commitTo(hardState.commit);
     this.term = hardState.term;
     this.vote = hardState.vote;
-    if (c.applied > 0) this.log.appliedTo(index(Math.max(c.applied, this.log.applied)));
+    if (c.applied > 0) {
+      // A Ready that only moves the commit index is written without an fsync, so after a power loss
+      // the hard state may hold an older commit than the state machine made durable. What it applied
+      // was committed, and is in this log (entries count only once fsynced): the commit is at least that.
+      this.log.commitTo(c.applied);
+      this.log.appliedTo(index(Math.max(c.applied, this.log.applied)));
+    }
     this.becomeFollower(this.term, '');
   }
 
