@@ -31,6 +31,8 @@ function crash(error: Error): void {
 export class CommitBatch {
   private entries = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** Whether this batch began a transaction that has not committed or been dropped yet. */
+  private open = false;
   private lost: Error | null = null;
 
   constructor(
@@ -42,8 +44,11 @@ export class CommitBatch {
 
   /** Opens the batch's transaction unless one is open (applies then nest in it); it commits within `intervalMs`. */
   begin(): void {
-    if (this.lost !== null) throw this.lost;
-    if (!this.db().inTransaction) this.db().exec('BEGIN');
+    this.checkNotLost();
+    if (!this.db().inTransaction) {
+      this.db().exec('BEGIN');
+      this.open = true;
+    }
     // Unref'd: a batch left open does not keep the process alive, and close() commits it.
     this.timer ??= setTimeout(() => this.commitFromTimer(), this.limits.intervalMs).unref();
   }
@@ -56,7 +61,7 @@ export class CommitBatch {
 
   /** Commits the open batch, if any (before a snapshot copy, at close); a failed commit loses the batch and throws. */
   commit(): void {
-    if (this.lost !== null) throw this.lost;
+    this.checkNotLost();
     this.stopTimer();
     const db = this.db();
     if (!db.open || !db.inTransaction) return;
@@ -65,11 +70,13 @@ export class CommitBatch {
     } catch (err) {
       throw this.lose(err);
     }
+    this.open = false;
   }
 
   /** Drops the open batch (a restore replaces everything it held). */
   discard(): void {
     this.stopTimer();
+    this.open = false;
     const db = this.db();
     if (db.open && db.inTransaction) db.exec('ROLLBACK');
   }
@@ -84,6 +91,13 @@ export class CommitBatch {
     this.lost = new Error(`the state database lost a batch of applied entries: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.onLost(this.lost);
     return this.lost;
+  }
+
+  // SQLite may roll the whole transaction back on an error in any statement of this connection,
+  // a read's included (SQLITE_FULL or IOERR while its cache spills the batch's pages).
+  private checkNotLost(): void {
+    if (this.lost !== null) throw this.lost;
+    if (this.open && this.db().open && !this.db().inTransaction) throw this.lose(new Error('the transaction ended without a commit'));
   }
 
   private stopTimer(): void {

@@ -269,8 +269,11 @@ export class SqliteStateMachine {
   /** Closes the database. */
   close(): void {
     if (!this.db.open) return;
-    this.batch?.commit();
-    this.db.close();
+    try {
+      this.batch?.commit();
+    } finally {
+      this.db.close(); // after a lost batch too: the process is stopping
+    }
   }
 
   private loadMeta(): void {

@@ -79,6 +79,8 @@ export class Raft {
       // A Ready that only moves the commit index is written without an fsync, so after a power loss
       // the hard state may hold an older commit than the state machine made durable. What it applied
       // was committed, and is in this log (entries count only once fsynced): the commit is at least that.
+      // (So a state machine copied in from elsewhere is taken at its word: the driver checks only that
+      // it does not reach past the log's last index.)
       this.log.commitTo(c.applied);
       this.log.appliedTo(index(Math.max(c.applied, this.log.applied)));
     }

@@ -3,7 +3,7 @@
 // gives the state of a replica that never crashed; and a real replica, whose log snapshots compact,
 // comes back with every write it acknowledged.
 import assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,14 @@ import { freePorts } from '../../support/free-ports.ts';
 import { creates } from '../../support/state-entries.ts';
 
 const child = fileURLToPath(new URL('../../support/apply-until-killed.ts', import.meta.url));
+/** A child that has not reported by then is killed, so that a hung one fails the test instead of hanging the run. */
+const childDeadlineMs = 60_000;
+
+/** Kills `proc` by its pid if it is still running after `childDeadlineMs`; returns the cancel. */
+function watchdog(proc: ChildProcess): () => void {
+  const timer = setTimeout(() => proc.kill('SIGKILL'), childDeadlineMs);
+  return () => clearTimeout(timer);
+}
 const raftChild = fileURLToPath(new URL('../../support/raft-store-until-killed.ts', import.meta.url));
 
 function state(machine: SqliteStateMachine): string {
@@ -31,6 +39,7 @@ test('applies lost with a SIGKILLed process come back from the log, from the com
   const path = join(dir, 'state.db');
   const [count, entriesMax] = [25, 10];
   const proc = fork(child, [path, String(count), String(entriesMax)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const cancelWatchdog = watchdog(proc);
   try {
     const report = await new Promise<{ applied: number }>((resolve, reject) => {
       proc.once('message', (m) => resolve(m as { applied: number }));
@@ -52,6 +61,7 @@ test('applies lost with a SIGKILLed process come back from the log, from the com
     restarted.close();
     neverCrashed.close();
   } finally {
+    cancelWatchdog();
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
@@ -62,6 +72,7 @@ test('a replica SIGKILLed with an open commit batch, its log compacted behind sn
   const [dataDir, pkiDir] = [join(dir, 'n1'), join(dir, 'pki')];
   const [firstPort, secondPort] = await freePorts(2);
   const proc = fork(raftChild, [dataDir, pkiDir, String(firstPort), '100', '5'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const cancelWatchdog = watchdog(proc);
   let restarted: Awaited<ReturnType<typeof openRaftStorage>> | null = null;
   try {
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => proc.once('exit', (_code, s) => resolve(s)));
@@ -90,6 +101,7 @@ test('a replica SIGKILLed with an open commit batch, its log compacted behind sn
     assert.ok(keys.length >= 100);
     for (const key of keys) assert.equal((await restarted.storage.get(key, { consistency: 'local' }))?.modRevision, report.revisions[key], key);
   } finally {
+    cancelWatchdog();
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     await restarted?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -118,30 +118,61 @@ describe('commits of a replica state database in batches', () => {
   });
 
   it('takes a failed commit as a lost batch: reported once, thrown, and no batch opens after it', () => {
-    const statements: string[] = [];
-    let inTransaction = false;
-    const db = {
-      open: true,
-      get inTransaction() {
-        return inTransaction;
-      },
-      exec(sql: string) {
-        statements.push(sql);
-        if (sql === 'BEGIN') inTransaction = true;
-        if (sql === 'COMMIT') {
-          inTransaction = false; // as SQLite rolls back a transaction whose COMMIT fails with SQLITE_FULL
-          throw new Error('database or disk is full');
-        }
-      },
-    } as unknown as Db;
+    const db = fakeDb({ failCommit: true });
     const lost: Error[] = [];
-    const batch = new CommitBatch(() => db, { intervalMs: 600_000, entriesMax: 2 }, (error) => lost.push(error));
+    const batch = new CommitBatch(() => db.db, { intervalMs: 600_000, entriesMax: 2 }, (error) => lost.push(error));
     batch.begin();
     assert.throws(() => batch.add(2), /lost a batch of applied entries: database or disk is full/);
     assert.equal(lost.length, 1);
     assert.throws(() => batch.begin(), /lost a batch/);
     assert.throws(() => batch.commit(), /lost a batch/, 'no later commit may make the lost range look applied');
-    assert.deepEqual(statements, ['BEGIN', 'COMMIT']);
+    assert.deepEqual(db.statements, ['BEGIN', 'COMMIT']);
     assert.equal(lost.length, 1);
   });
+
+  it('takes a transaction that ended without a commit (any statement may roll it back) as a lost batch', () => {
+    for (const next of ['begin', 'commit'] as const) {
+      const db = fakeDb({ failCommit: false });
+      const lost: Error[] = [];
+      const batch = new CommitBatch(() => db.db, { intervalMs: 600_000, entriesMax: 100 }, (error) => lost.push(error));
+      batch.begin();
+      batch.add(1);
+      db.rollBackBehindTheBatch(); // as SQLite does on SQLITE_FULL in, say, a read spilling the batch's pages
+      assert.throws(() => batch[next](), /lost a batch of applied entries: the transaction ended without a commit/, next);
+      assert.deepEqual(db.statements, ['BEGIN'], `${next}: neither a new BEGIN nor a COMMIT of a batch that holds nothing`);
+      assert.equal(lost.length, 1);
+    }
+  });
+
+  it('rolls the open batch back when dropped, and begins the next one afresh', () => {
+    const db = fakeDb({ failCommit: false });
+    const batch = new CommitBatch(() => db.db, { intervalMs: 600_000, entriesMax: 100 }, () => assert.fail('not lost'));
+    batch.begin();
+    batch.discard();
+    batch.begin();
+    batch.commit();
+    assert.deepEqual(db.statements, ['BEGIN', 'ROLLBACK', 'BEGIN', 'COMMIT']);
+  });
 });
+
+/** A stand-in for a better-sqlite3 connection that records its statements; its COMMIT may fail as on a full disk. */
+function fakeDb(options: { failCommit: boolean }): { db: Db; statements: string[]; rollBackBehindTheBatch(): void } {
+  const statements: string[] = [];
+  let inTransaction = false;
+  const db = {
+    open: true,
+    get inTransaction() {
+      return inTransaction;
+    },
+    exec(sql: string) {
+      statements.push(sql);
+      if (sql === 'BEGIN') inTransaction = true;
+      if (sql === 'ROLLBACK') inTransaction = false;
+      if (sql === 'COMMIT') {
+        inTransaction = false; // SQLite rolls back a transaction whose COMMIT fails with SQLITE_FULL
+        if (options.failCommit) throw new Error('database or disk is full');
+      }
+    },
+  } as unknown as Db;
+  return { db, statements, rollBackBehindTheBatch: () => (inTransaction = false) };
+}
