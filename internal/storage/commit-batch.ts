@@ -30,9 +30,8 @@ function crash(error: Error): void {
 /** The open write transaction of one connection; `db()` is read at every use (a restore swaps it). */
 export class CommitBatch {
   private entries = 0;
+  /** The commit due for the open batch: set while this batch holds a transaction, and only then. */
   private timer: NodeJS.Timeout | null = null;
-  /** Whether this batch began a transaction that has not committed or been dropped yet. */
-  private open = false;
   private lost: Error | null = null;
 
   constructor(
@@ -45,10 +44,7 @@ export class CommitBatch {
   /** Opens the batch's transaction unless one is open (applies then nest in it); it commits within `intervalMs`. */
   begin(): void {
     this.checkNotLost();
-    if (!this.db().inTransaction) {
-      this.db().exec('BEGIN');
-      this.open = true;
-    }
+    if (!this.db().inTransaction) this.db().exec('BEGIN');
     // Unref'd: a batch left open does not keep the process alive, and close() commits it.
     this.timer ??= setTimeout(() => this.commitFromTimer(), this.limits.intervalMs).unref();
   }
@@ -62,7 +58,7 @@ export class CommitBatch {
   /** Commits the open batch, if any (before a snapshot copy, at close); a failed commit loses the batch and throws. */
   commit(): void {
     this.checkNotLost();
-    this.stopTimer();
+    this.end();
     const db = this.db();
     if (!db.open || !db.inTransaction) return;
     try {
@@ -70,13 +66,11 @@ export class CommitBatch {
     } catch (err) {
       throw this.lose(err);
     }
-    this.open = false;
   }
 
   /** Drops the open batch (a restore replaces everything it held). */
   discard(): void {
-    this.stopTimer();
-    this.open = false;
+    this.end();
     const db = this.db();
     if (db.open && db.inTransaction) db.exec('ROLLBACK');
   }
@@ -87,27 +81,31 @@ export class CommitBatch {
    */
   lose(cause: unknown): Error {
     if (this.lost !== null) return this.lost;
-    this.stopTimer();
+    this.end();
     this.lost = new Error(`the state database lost a batch of applied entries: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.onLost(this.lost);
     return this.lost;
   }
 
-  // SQLite may roll the whole transaction back on an error in any statement of this connection,
-  // a read's included (SQLITE_FULL or IOERR while its cache spills the batch's pages).
-  private checkNotLost(): void {
+  /**
+   * Throws (losing the batch) when its transaction is gone: SQLite may roll the whole transaction
+   * back on an error in any statement of this connection, a read's included (SQLITE_FULL or IOERR
+   * while its cache spills the batch's pages). `cause`: the error that may have done it.
+   */
+  checkNotLost(cause: unknown = new Error('the transaction ended without a commit')): void {
     if (this.lost !== null) throw this.lost;
-    if (this.open && this.db().open && !this.db().inTransaction) throw this.lose(new Error('the transaction ended without a commit'));
+    const db = this.db();
+    if (this.timer !== null && db.open && !db.inTransaction) throw this.lose(cause);
   }
 
-  private stopTimer(): void {
+  /** The batch ends: committed, dropped or lost. */
+  private end(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.entries = 0;
   }
 
   private commitFromTimer(): void {
-    this.timer = null;
     try {
       this.commit();
     } catch {

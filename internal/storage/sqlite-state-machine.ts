@@ -117,7 +117,7 @@ export class SqliteStateMachine {
     } catch (err) {
       // Most errors undo only this apply's savepoint; one that ended the batch's whole transaction
       // undid earlier applies too.
-      if (this.batch !== null && !this.db.inTransaction) throw this.batch.lose(err);
+      this.batch?.checkNotLost(err);
       throw err;
     }
     const count = index - this.applied;

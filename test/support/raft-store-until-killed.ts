@@ -6,23 +6,11 @@
 // `node --import tsx test/support/raft-store-until-killed.ts <data dir> <pki dir> <port> <count> <snapshotEvery>`
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureClusterPki } from '../../internal/certificates/index.ts';
-import { openRaftStorage } from '../../internal/storage/raft-storage.ts';
 import { readAppliedIndex } from '../../internal/storage/sqlite-state-machine.ts';
+import { openSingleReplica } from './single-replica.ts';
 
 const [dataDir, pkiDir, port, count, snapshotEvery] = [process.argv[2] ?? '', process.argv[3] ?? '', Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6])];
-const pki = await ensureClusterPki(pkiDir, ['n1']);
-const pair = pki.replicas['n1'];
-if (pair === undefined) throw new Error('no certificate for n1');
-const address = `127.0.0.1:${port}`;
-const replica = await openRaftStorage({
-  dataDir,
-  replicaName: 'n1',
-  raft: {
-    id: 'n1', peers: { n1: address }, listen: address, tls: { ca: pki.ca.cert, cert: pair.cert, key: pair.key },
-    tickMs: 20, electionTicks: 10, heartbeatTicks: 1, snapshotEveryEntries: snapshotEvery, snapshotCatchUpEntries: 0,
-  },
-});
+const replica = await openSingleReplica({ dataDir, pkiDir, port, snapshotEveryEntries: snapshotEvery, snapshotCatchUpEntries: 0 });
 while (!replica.node.isLeader()) await new Promise((resolve) => setTimeout(resolve, 10));
 const revisions: Record<string, number> = {};
 const statePath = join(dataDir, 'state', 'state.db');

@@ -9,13 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { openRaftStorage } from '../../../internal/storage/raft-storage.ts';
+import type { RaftStorage } from '../../../internal/storage/raft-storage.ts';
 import { readAppliedIndex, SqliteStateMachine } from '../../../internal/storage/sqlite-state-machine.ts';
-import { ensureClusterPki } from '../../../internal/certificates/index.ts';
 import { freePorts } from '../../support/free-ports.ts';
+import { openSingleReplica } from '../../support/single-replica.ts';
 import { creates } from '../../support/state-entries.ts';
+import { eventually } from '../../unit/storage/conformance-support.ts';
 
 const child = fileURLToPath(new URL('../../support/apply-until-killed.ts', import.meta.url));
+const raftChild = fileURLToPath(new URL('../../support/raft-store-until-killed.ts', import.meta.url));
 /** A child that has not reported by then is killed, so that a hung one fails the test instead of hanging the run. */
 const childDeadlineMs = 60_000;
 
@@ -24,7 +26,6 @@ function watchdog(proc: ChildProcess): () => void {
   const timer = setTimeout(() => proc.kill('SIGKILL'), childDeadlineMs);
   return () => clearTimeout(timer);
 }
-const raftChild = fileURLToPath(new URL('../../support/raft-store-until-killed.ts', import.meta.url));
 
 function state(machine: SqliteStateMachine): string {
   return JSON.stringify({
@@ -73,30 +74,19 @@ test('a replica SIGKILLed with an open commit batch, its log compacted behind sn
   const [firstPort, secondPort] = await freePorts(2);
   const proc = fork(raftChild, [dataDir, pkiDir, String(firstPort), '100', '5'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const cancelWatchdog = watchdog(proc);
-  let restarted: Awaited<ReturnType<typeof openRaftStorage>> | null = null;
+  let restarted: RaftStorage | null = null;
   try {
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => proc.once('exit', (_code, s) => resolve(s)));
     assert.equal(signal, 'SIGKILL', 'the child kills itself once its report is written');
     const report = JSON.parse(readFileSync(join(dataDir, 'report.json'), 'utf8')) as { revisions: Record<string, number>; applied: number; committed: number };
     assert.ok(report.committed < report.applied, `applies ${report.committed + 1}-${report.applied} were in the open batch`);
 
-    const pki = await ensureClusterPki(pkiDir, ['n1']);
-    const pair = pki.replicas['n1'];
-    if (pair === undefined) throw new Error('no certificate for n1');
-    const address = `127.0.0.1:${secondPort}`;
-    restarted = await openRaftStorage({
-      dataDir,
-      replicaName: 'n1',
-      raft: { id: 'n1', peers: { n1: address }, listen: address, tls: { ca: pki.ca.cert, cert: pair.cert, key: pair.key }, tickMs: 20, electionTicks: 10, heartbeatTicks: 1, snapshotEveryEntries: 0 },
-    });
+    restarted = await openSingleReplica({ dataDir, pkiDir, port: secondPort ?? 0, snapshotEveryEntries: 0 });
+    const replica = restarted;
     const { firstIndex, snapshotIndex } = restarted.node.status();
     assert.ok(snapshotIndex > 0 && firstIndex > 1, `the log was cut behind snapshots (snapshot ${snapshotIndex}, first index ${firstIndex})`);
     assert.ok(snapshotIndex <= report.committed, 'no snapshot covers an apply the file had not committed');
-    const deadline = Date.now() + 30_000;
-    while (restarted.node.appliedIndex() < report.applied) {
-      if (Date.now() > deadline) assert.fail(`re-applied only up to ${restarted.node.appliedIndex()} of ${report.applied}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually(() => replica.node.appliedIndex() >= report.applied, `re-applying up to ${report.applied}`, 30_000);
     const keys = Object.keys(report.revisions);
     assert.ok(keys.length >= 100);
     for (const key of keys) assert.equal((await restarted.storage.get(key, { consistency: 'local' }))?.modRevision, report.revisions[key], key);

@@ -11,16 +11,9 @@ import { CommitBatch } from '../../../internal/storage/commit-batch.ts';
 import { readAppliedIndex, SqliteStateMachine } from '../../../internal/storage/sqlite-state-machine.ts';
 import type { Db } from '../../../internal/storage/state-schema.ts';
 import { creates } from '../../support/state-entries.ts';
+import { eventually } from './conformance-support.ts';
 
 const neverByTime = { intervalMs: 600_000, entriesMax: 1_000 };
-
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`not within 10 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('commits of a replica state database in batches', () => {
   let dir = '';
