@@ -92,10 +92,11 @@ export class CommitBatch {
    * back on an error in any statement of this connection, a read's included (SQLITE_FULL or IOERR
    * while its cache spills the batch's pages). `cause`: the error that may have done it.
    */
-  checkNotLost(cause: unknown = new Error('the transaction ended without a commit')): void {
+  checkNotLost(cause?: unknown): void {
     if (this.lost !== null) throw this.lost;
     const db = this.db();
-    if (this.timer !== null && db.open && !db.inTransaction) throw this.lose(cause);
+    // The error is made only for a loss: this runs at every apply, and an Error captures a stack.
+    if (this.timer !== null && db.open && !db.inTransaction) throw this.lose(cause ?? new Error('the transaction ended without a commit'));
   }
 
   /** The batch ends: committed, dropped or lost. */
