@@ -5,7 +5,7 @@ SEEDS ?= 10000
 SEED ?=
 NODES ?=
 
-.PHONY: all install test typecheck lint unit sim sim-soak integration e2e run chaos bench clean
+.PHONY: all install build test typecheck lint unit sim sim-soak integration e2e run chaos bench clean
 
 all: test
 
@@ -14,6 +14,10 @@ $(NODE_MODULES): package.json package-lock.json
 	@touch $(NODE_MODULES)
 
 install: $(NODE_MODULES)
+
+## build: the compiled JavaScript under dist/ that make run and make bench start (scripts/build.sh).
+build: install
+	scripts/build.sh
 
 ## test: everything a fresh checkout needs: types, lint, unit, a seeded simulation, integration and e2e.
 test: install typecheck lint
@@ -42,15 +46,15 @@ e2e: install
 	scripts/run-tests.sh test/e2e
 
 ## run: a 3-replica cluster on loopback in the foreground.
-run: install
-	node --import tsx cmd/orch-cluster.ts --data-dir .orch/data --kubeconfig .orch/kubeconfig
+run: build
+	node dist/cmd/orch-cluster.js --data-dir .orch/data --kubeconfig .orch/kubeconfig
 
 clean:
-	rm -rf .orch
+	rm -rf .orch dist
 
 ## bench: benchmarks side by side with etcd and the machine's limits (BENCH_QUICK=1 for a smoke run).
-bench:
-	bash bench/install-etcd.sh && node --import tsx bench/run.ts
+bench: build
+	bash bench/install-etcd.sh && node dist/bench/run.js
 
 ## chaos: a long chaos run against real replica processes (DURATION seconds, default 600; SEED=n replays a schedule).
 DURATION ?= 600

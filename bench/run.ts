@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot } from '../internal/cluster/build-layout.ts';
 import { runApiBench, type ApiPoint } from './api-bench.ts';
 import { runCleanups } from './cleanup.ts';
 import { EtcdJsonClient, type GatewayCluster } from './etcd-client.ts';
@@ -22,7 +22,7 @@ import { startStoreCluster } from './store-cluster.ts';
 import { runWatchBench } from './watch-bench.ts';
 
 const limits = benchLimits();
-const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+const resultsDir = join(repoRoot, 'bench', 'results');
 const baseDir = mkdtempSync(join(process.env['BENCH_DATA_DIR'] ?? tmpdir(), 'orch-bench-'));
 const startedAt = new Date();
 const failures: { phase: string; error: string }[] = [];

@@ -3,17 +3,13 @@
 // same client drives both. Every process is killed by pid on stop, on error, on Ctrl-C and at exit.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ensureClusterPki } from '../internal/certificates/index.ts';
+import { entryPointArgs, repoRoot } from '../internal/cluster/build-layout.ts';
 import { freePorts } from '../test/support/free-ports.ts';
 import { killPid, onCleanup } from './cleanup.ts';
 import type { GatewayCluster } from './etcd-client.ts';
 import { waitHttpOk } from './http-wait.ts';
 
-/** The replica entry point, resolved from this file so any cwd works. */
-const replicaEntry = fileURLToPath(new URL('./store-replica.ts', import.meta.url));
-/** The repository root: `--import tsx` resolves from the child's cwd. */
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** How long `stop()` waits after SIGTERM before it SIGKILLs. */
 export const stopGraceMs = 5_000;
 /** Characters of each replica's stderr kept for the error of a failed start. */
@@ -46,7 +42,7 @@ export async function startStoreCluster(options: StoreClusterOptions): Promise<S
   const stderrTails = names.map(() => '');
   for (const [i, name] of names.entries()) {
     const child = spawn(process.execPath, [
-      '--import', 'tsx', replicaEntry,
+      ...entryPointArgs('bench/store-replica.ts'),
       '--name', name,
       '--data-dir', join(options.dataDir, name),
       '--pki-dir', pkiDir,

@@ -1,9 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-
-/** Where the one-replica entry point lives, resolved from this file so any cwd works. */
-const apiserverEntry = fileURLToPath(new URL('../../cmd/orch-apiserver.ts', import.meta.url));
+import { entryPointArgs } from './build-layout.ts';
 
 /** The flags of one replica process (see cmd/orch-apiserver.ts). */
 export interface ReplicaSpec {
@@ -29,7 +26,7 @@ export function replicaArgs(spec: ReplicaSpec): string[] {
   return [
     // Node flags for every replica, for profiling (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): NODE_OPTIONS refuses --cpu-prof.
     ...(process.env['ORCH_REPLICA_NODE_ARGS']?.split(' ').filter(Boolean) ?? []),
-    '--import', 'tsx', apiserverEntry,
+    ...entryPointArgs('cmd/orch-apiserver.ts'),
     '--name', spec.name,
     '--data-dir', spec.dataDir,
     '--pki-dir', spec.pkiDir,

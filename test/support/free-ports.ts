@@ -21,3 +21,35 @@ export async function freePorts(count: number): Promise<number[]> {
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   return ports;
 }
+
+/** Whether every port of `ports` can be bound on 127.0.0.1 now (each released before returning). */
+async function allBindable(ports: readonly number[]): Promise<boolean> {
+  const bound: Server[] = [];
+  try {
+    for (const port of ports) {
+      bound.push(await new Promise<Server>((resolve, reject) => {
+        const server = createServer();
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve(server));
+      }));
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await Promise.all(bound.map((s) => new Promise((r) => s.close(r))));
+  }
+}
+
+/**
+ * The first port of `count` consecutive free ports, for a command that numbers its replicas' ports
+ * from one base (cmd/orch-cluster.ts). Chosen at run time below Linux's ephemeral range (32768 up),
+ * where port 0 and outgoing connections would take them meanwhile.
+ */
+export async function freeConsecutivePorts(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * (12_000 - count));
+    if (await allBindable(Array.from({ length: count }, (_, i) => base + i))) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found in 50 attempts`);
+}
