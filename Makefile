@@ -15,7 +15,7 @@ $(NODE_MODULES): package.json package-lock.json
 
 install: $(NODE_MODULES)
 
-## build: the compiled JavaScript under dist/ that make run and make bench start (scripts/build.sh).
+## build: the compiled JavaScript under dist/ that make run, make bench and make chaos start (scripts/build.sh).
 build: install
 	scripts/build.sh
 
@@ -58,5 +58,5 @@ bench: build
 
 ## chaos: a long chaos run against real replica processes (DURATION seconds, default 600; SEED=n replays a schedule).
 DURATION ?= 600
-chaos: install
-	node --import tsx test/chaos/run-chaos.ts --duration=$(DURATION) $(if $(SEED),--seed=$(SEED))
+chaos: build
+	node dist/test/chaos/run-chaos.js --duration=$(DURATION) $(if $(SEED),--seed=$(SEED))

@@ -40,7 +40,7 @@ export function killPid(pid: number | undefined): void {
  * them back, e.g. replicas of a cluster still waiting to become ready.
  */
 export function killChildrenMentioning(marker: string): void {
-  for (const pid of ownChildPids()) {
+  for (const pid of childPidsOf()) {
     try {
       if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) killPid(pid);
     } catch {
@@ -49,19 +49,31 @@ export function killChildrenMentioning(marker: string): void {
   }
 }
 
-/** Pids of this process's children that have not exited (zombies left out), from /proc. */
-export function ownChildPids(): number[] {
+/** A process's state letter and parent pid from /proc, or null once it is gone. */
+function processStat(pid: number): { state: string; parent: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The field after the parenthesised command is the state, then the parent pid.
+    const [state = '', parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, parent: Number(parent) };
+  } catch {
+    return null; // the process exited while we looked
+  }
+}
+
+/** Whether `pid` is a process that has not exited (a zombie has). */
+export function isRunning(pid: number): boolean {
+  const stat = processStat(pid);
+  return stat !== null && stat.state !== 'Z';
+}
+
+/** Pids of the children of `parent` (this process by default) that have not exited (zombies left out), from /proc. */
+export function childPidsOf(parent: number = process.pid): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The field after the parenthesised command is the state, then the parent pid.
-      const [state, parentPid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(parentPid) === process.pid && state !== 'Z') pids.push(Number(entry));
-    } catch {
-      // the process exited while we looked
-    }
+    const stat = processStat(Number(entry));
+    if (stat !== null && stat.parent === parent && stat.state !== 'Z') pids.push(Number(entry));
   }
   return pids;
 }

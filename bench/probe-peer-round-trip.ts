@@ -3,12 +3,12 @@
 // its next turn as the Raft driver does. Read it against the machine's bare loopback round trip
 // to see what one replication hop costs. Prints one JSON line.
 // `node --import tsx bench/probe-peer-round-trip.ts [roundTrips]`
-import { fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ensureClusterPki } from '../internal/certificates/index.ts';
+import { entryPointArgs } from '../internal/cluster/build-layout.ts';
 import { index, makeMessage, term, type Message } from '../raft/core/index.ts';
 import { Transport } from '../raft/transport.ts';
 import { killPid, onCleanup, runCleanups } from './cleanup.ts';
@@ -52,7 +52,8 @@ async function measure(roundTrips: number): Promise<void> {
   const dir = mkdtempSync(join(process.env['BENCH_DATA_DIR'] ?? tmpdir(), 'orch-probe-'));
   let answered: () => void = () => {};
   const transport = await startTransport('a', dir, () => setImmediate(answered));
-  const child = fork(fileURLToPath(import.meta.url), ['--echo', dir, String(transport.port)], { execArgv: ['--import', 'tsx'] });
+  // This file again, from the build running it, with an IPC channel as fork() gives.
+  const child = spawn(process.execPath, [...entryPointArgs('bench/probe-peer-round-trip.ts'), '--echo', dir, String(transport.port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   onCleanup(() => killPid(child.pid));
   try {
     const echoPort = await new Promise<number>((resolve, reject) => child.once('message', (port) => resolve(Number(port))).once('error', reject));

@@ -94,7 +94,7 @@ export class SqliteLogStorage implements LogStorage {
   private cache: Entry[] = [];
   private cacheBytes = 0;
   private readonly stmts;
-  /** writeReadyOnce in one transaction. */
+  /** writeReadyRows in one transaction. */
   private readonly writeReady: (rd: DurableReadyPart, fresh: readonly Entry[]) => void;
   private readonly walPath: string;
   private walFd: number | null = null;
@@ -106,7 +106,7 @@ export class SqliteLogStorage implements LogStorage {
     try {
       this.stmts = this.createSchemaAndStatements();
       // better-sqlite3 builds a transaction function's wrappers at each db.transaction() (about 6 us a Ready).
-      this.writeReady = this.db.transaction((rd: DurableReadyPart, fresh: readonly Entry[]) => this.writeReadyOnce(rd, fresh));
+      this.writeReady = this.db.transaction((rd: DurableReadyPart, fresh: readonly Entry[]) => this.writeReadyRows(rd, fresh));
       this.load();
     } catch (error) {
       // Or the lock would stay held, and a retry in this process be told "in use by another process".
@@ -280,7 +280,7 @@ export class SqliteLogStorage implements LogStorage {
     }
   }
 
-  private writeReadyOnce(rd: DurableReadyPart, fresh: readonly Entry[]): void {
+  private writeReadyRows(rd: DurableReadyPart, fresh: readonly Entry[]): void {
     if (rd.snapshot) {
       const m = rd.snapshot.metadata;
       this.stmts.truncateFrom.run(0);

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Compiles what runs in production (raft, internal, cmd, bench) to plain JavaScript under dist/,
-# laid out as the repository is, with the .proto files beside it: `make run` and `make bench` run
-# this build (internal/cluster/build-layout.ts says why). Tests run the sources through tsx.
+# Compiles what runs in production (raft, internal, cmd), the benchmarks and the chaos harness that
+# drive it (bench, test/chaos, and the test helpers they import) to plain JavaScript under dist/,
+# laid out as the repository is, with the .proto files beside it: `make run`, `make bench` and
+# `make chaos` run this build (internal/cluster/build-layout.ts says why). Tests run the sources
+# through tsx. Incremental, and in place: a cluster or benchmark running from
+# dist/ meanwhile keeps finding its files (`make clean` removes dist/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rm -rf dist
 npx tsc -p tsconfig.build.json
-cp -R proto dist/proto
+mkdir -p dist/proto
+cp -R proto/. dist/proto/

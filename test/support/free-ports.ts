@@ -41,15 +41,16 @@ async function allBindable(ports: readonly number[]): Promise<boolean> {
   }
 }
 
-/**
- * The first port of `count` consecutive free ports, for a command that numbers its replicas' ports
- * from one base (cmd/orch-cluster.ts). Chosen at run time below Linux's ephemeral range (32768 up),
- * where port 0 and outgoing connections would take them meanwhile.
- */
+/** Where consecutive ports are looked for: below Linux's ephemeral range (32768 up), where port 0 and outgoing connections would take them meanwhile. */
+const consecutiveRange = { first: 20_000, end: 32_000 };
+/** Random bases tried before giving up. */
+const consecutiveAttemptsMax = 50;
+
+/** The first port of `count` consecutive free ports, for a command that numbers its replicas' ports from one base (cmd/orch-cluster.ts). */
 export async function freeConsecutivePorts(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * (12_000 - count));
+  for (let attempt = 0; attempt < consecutiveAttemptsMax; attempt++) {
+    const base = consecutiveRange.first + Math.floor(Math.random() * (consecutiveRange.end - consecutiveRange.first - count));
     if (await allBindable(Array.from({ length: count }, (_, i) => base + i))) return base;
   }
-  throw new Error(`no ${count} consecutive free ports found in 50 attempts`);
+  throw new Error(`no ${count} consecutive free ports found in ${consecutiveAttemptsMax} attempts`);
 }
