@@ -586,6 +586,14 @@ export class RaftNode extends EventEmitter {
         return accepted;
       },
       onForward: (data) => this.handleForward(data),
+      onPeerGone: (peer) => {
+        // The leader's connection closed, as a killed process's does at once: forgotten, it is
+        // replaced within one randomized interval instead of a whole election timeout, once the
+        // other followers have seen it go too (RawNode.forgetLeader).
+        if (this.stopped || peer !== this.lead || this.role !== 'follower') return;
+        this.raw.forgetLeader();
+        this.schedule();
+      },
       onUnreachable: (peer) => {
         if (this.stopped) return;
         this.raw.reportUnreachable(peer);

@@ -45,6 +45,11 @@ export interface TransportHandlers {
   onUnreachable(peer: NodeId): void;
   /** A snapshot transfer to `peer` finished. */
   onSnapshotStatus(peer: NodeId, ok: boolean): void;
+  /**
+   * The stream `peer` sends its messages on ended or broke: its process most likely stopped or died
+   * (a killed process's sockets close at once). Also when it merely reconnects: a hint, not proof.
+   */
+  onPeerGone?(peer: NodeId): void;
 }
 
 /** Options of Transport.start. */
@@ -228,8 +233,18 @@ export class Transport {
       }
       if (messages.length > 0) this.opts.handlers.onMessages(messages);
     });
-    call.on('end', () => cb(null, { batches }));
-    call.on('error', () => {});
+    let gone = false;
+    const peerGone = (): void => {
+      if (gone) return;
+      gone = true;
+      this.opts.handlers.onPeerGone?.(peer);
+    };
+    call.on('end', () => {
+      cb(null, { batches });
+      peerGone();
+    });
+    call.on('cancelled', peerGone);
+    call.on('error', peerGone);
   }
 
   private async onSnapshot(call: grpc.ServerReadableStream<WireSnapshotChunk, unknown>, cb: grpc.sendUnaryData<unknown>): Promise<void> {

@@ -24,7 +24,7 @@ export function makeMessage(fields: Partial<Message> & { type: MessageType }): M
 
 /** Message types that only the local node may produce; `RawNode.step` refuses them from the network. */
 export function isLocalOnly(t: MessageType): boolean {
-  return t === 'hup' || t === 'beat' || t === 'unreachable' || t === 'snapStatus' || t === 'checkQuorum';
+  return t === 'hup' || t === 'beat' || t === 'unreachable' || t === 'snapStatus' || t === 'checkQuorum' || t === 'forgetLeader';
 }
 
 /** The response type that answers a vote request type. */

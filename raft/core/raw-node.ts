@@ -38,6 +38,16 @@ export class RawNode {
     this.r.step(makeMessage({ type: 'hup', from: this.r.id }));
   }
 
+  /**
+   * Tells a follower that its leader is gone (its connection closed): it forgets the leader, grants
+   * pre-votes at once and campaigns within one randomized interval. Leaders and candidates ignore
+   * it. When a quorum of followers forget a dead leader they elect the next one without waiting
+   * out an election timeout.
+   */
+  forgetLeader(): void {
+    this.r.step(makeMessage({ type: 'forgetLeader', from: this.r.id }));
+  }
+
   /** Proposes a command; throws RaftError('ProposalDropped') when no leader is known or a transfer is under way. */
   propose(data: Uint8Array): void {
     this.proposeEntry('normal', data);

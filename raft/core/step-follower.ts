@@ -28,6 +28,16 @@ export function stepFollower(r: Raft, m: Message): void {
     case 'readIndexResp':
       r.readStates.push({ index: m.index, requestContext: m.context });
       return;
+    case 'forgetLeader':
+      // Something outside Raft (the leader's connection closed) says the leader is gone. Forgotten,
+      // it no longer holds this node's lease: pre-votes are granted at once, and this node
+      // campaigns within one randomized interval (0 to an election timeout) instead of a whole
+      // randomized timeout after the last heartbeat. Only liveness changes: votes still check
+      // logs, a leader still alive keeps its other followers' leases (so a lone mistaken detector
+      // deposes nobody), and its next heartbeat restores it here (etcd's MsgForgetLeader).
+      r.lead = '';
+      r.electionElapsed = Math.max(r.electionElapsed, r.electionTimeout);
+      return;
     default:
   }
 }

@@ -29,6 +29,8 @@ export function stepLeader(r: Raft, m: Message): void {
     case 'readIndex':
       handleReadIndex(r, m);
       return;
+    case 'forgetLeader':
+      return; // for followers: a leader has none to forget
     default:
   }
   const pr = r.trk.progress.get(m.from);

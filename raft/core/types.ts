@@ -119,6 +119,7 @@ export type MessageType =
   | 'unreachable' // local: the transport could not reach `from`
   | 'snapStatus' // local: a snapshot to `from` finished (`reject` = failed)
   | 'checkQuorum' // local: the leader checks it heard from a quorum
+  | 'forgetLeader' // local: a follower's failure detector says its leader is gone
   | 'transferLeader' // local or forwarded: move leadership to `from`... see transferee
   | 'timeoutNow'
   | 'readIndex'

@@ -31,6 +31,7 @@ export interface ClusterStats {
   readsAnswered: number;
   confChanges: number;
   transfers: number;
+  leadersForgotten: number;
   snapshots: number;
   messagesDelivered: number;
   highestLeaderTerm: number;
@@ -43,7 +44,7 @@ export class Cluster {
   readonly invariants = new Invariants();
   readonly stats: ClusterStats = {
     crashes: 0, restarts: 0, proposalsAccepted: 0, proposalsDropped: 0, readsAsked: 0, readsAnswered: 0,
-    confChanges: 0, transfers: 0, snapshots: 0, messagesDelivered: 0, highestLeaderTerm: 0,
+    confChanges: 0, transfers: 0, leadersForgotten: 0, snapshots: 0, messagesDelivered: 0, highestLeaderTerm: 0,
   };
   /** Proposal ids whose propose() call was accepted, and those applied by some node. */
   readonly accepted = new Set<number>();
@@ -157,6 +158,14 @@ export class Cluster {
     this.stats.transfers++;
     this.call(leader, (raw) => raw.transferLeadership(to));
     this.handle(leader);
+  }
+
+  /** Tells `n` its leader is gone, as the replica's failure detector does (raw.forgetLeader). */
+  forgetLeader(n: SimNode): void {
+    this.stats.leadersForgotten++;
+    this.call(n, (raw) => raw.forgetLeader());
+    this.handle(n);
+    this.mix(`forget ${n.id}`);
   }
 
   /** Proposes a membership change at the leader (several changes: a joint one); true if the core accepted it. */

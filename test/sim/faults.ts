@@ -38,6 +38,8 @@ export interface FaultPlan {
   readonly confChange: number;
   /** Per node and step. */
   readonly compact: number;
+  /** Per step: one live node is told its leader is gone, rightly or not (scheduleForgetLeader). */
+  readonly forgetLeader: number;
 }
 
 /** The profiles: `churn` is Figure 8 (leaders die with half-replicated entries), `elections` is vote-crash storms. */
@@ -78,6 +80,8 @@ export function drawFaultPlan(rng: Rng, voters: number): FaultPlan {
         propose: 0.8,
         proposeAtLeaderBias: 1,
         partition: 0,
+        // Elections come from the crashes alone, as Figure 8 needs them.
+        forgetLeader: 0,
       };
     case 'elections':
       return {
@@ -122,6 +126,8 @@ function basePlan(rng: Rng, voters: number, raft: NodeRaftSettings): Omit<FaultP
     transfer: rng.pick([0, 0.005, 0.01]),
     confChange: rng.pick([0, 0.01, 0.02]),
     compact: rng.pick([0.005, 0.02]),
+    // From a stream of its own: the plan's other draws stay what they were before it existed.
+    forgetLeader: rng.derive('forget-leader').pick([0, 0.01, 0.05]),
   };
 }
 

@@ -11,7 +11,7 @@ import type { ProfileName } from './faults.ts';
 import { SimViolation } from './invariants.ts';
 import { runLiveness } from './liveness.ts';
 import { Rng } from './rng.ts';
-import { scheduleChaos } from './schedule.ts';
+import { scheduleChaos, scheduleForgetLeader } from './schedule.ts';
 
 /** What to run. `nodes` defaults to 3 for even seeds and 5 for odd ones. */
 export interface SeedOptions {
@@ -48,12 +48,14 @@ export function runSeed(opts: SeedOptions): SeedResult {
   const plan = drawFaultPlan(rng.derive('plan'), nodes);
   const cluster = new Cluster(rng.derive('cluster'), nodes, plan, opts.bugs);
   const schedule = rng.derive('schedule');
+  const detector = rng.derive('failure-detector');
   const steps = opts.steps ?? defaultChaosSteps;
   let livenessSteps = 0;
   let violation: string | undefined;
   try {
     for (let i = 0; i < steps; i++) {
       scheduleChaos(cluster, schedule);
+      scheduleForgetLeader(cluster, detector);
       cluster.step();
     }
     livenessSteps = runLiveness(cluster, opts.livenessBoundSteps ?? defaultLivenessBoundSteps);

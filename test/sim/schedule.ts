@@ -34,6 +34,22 @@ export function scheduleChaos(c: Cluster, rng: Rng): void {
   for (const n of c.nodes) if (n.alive && rng.chance(p.compact)) c.compact(n, rng.int(4));
 }
 
+/**
+ * A failure detector's verdicts (raft/node.ts forgets a leader whose connection closed): a node
+ * whose leader is down is told so with probability 1/2 a step, as its connection closes; at the
+ * plan's rate, any live node is told so, rightly or not. From a stream of its own (`rng`), so that
+ * the chaos schedule of a seed stays what it was.
+ */
+export function scheduleForgetLeader(c: Cluster, rng: Rng): void {
+  if (c.plan.forgetLeader === 0) return;
+  for (const n of c.nodes) {
+    const lead = n.lead === '' ? undefined : c.nodes.find((m) => m.id === n.lead);
+    if (n.alive && lead !== undefined && !lead.alive && rng.chance(0.5)) c.forgetLeader(n);
+  }
+  const alive = c.nodes.filter((n) => n.alive);
+  if (alive.length > 0 && rng.chance(c.plan.forgetLeader)) c.forgetLeader(rng.pick(alive));
+}
+
 /** Whether a leader's commit index has reached an entry of its own term. */
 export function committedOwnTerm(leader: SimNode): boolean {
   const commit = leader.disk.initialState().hardState.commit;

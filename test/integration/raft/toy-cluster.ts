@@ -23,6 +23,9 @@ export interface ToyClusterOptions {
   readonly snapshotEveryEntries?: number;
   readonly snapshotEveryBytes?: number;
   readonly snapshotCatchUpEntries?: number;
+  /** Raft's clock (default 20 ms a tick, elections after 10 to 20 ticks). */
+  readonly tickMs?: number;
+  readonly electionTicks?: number;
   /** Each member's duration observer (called at every start of that member). */
   readonly timings?: (id: string) => RaftTimings;
 }
@@ -89,7 +92,7 @@ export class ToyCluster {
     try {
       const node = await RaftNode.start({
         id, dataDir, peers, join, listen: this.peers[id]!, tls: { ca: this.pki.ca.cert, cert: pair.cert, key: pair.key },
-        stateMachine: sm, tickMs: 20, electionTicks: 10, heartbeatTicks: 1,
+        stateMachine: sm, tickMs: this.opts.tickMs ?? 20, electionTicks: this.opts.electionTicks ?? 10, heartbeatTicks: 1,
         snapshotEveryEntries: this.opts.snapshotEveryEntries ?? 0, snapshotCatchUpEntries: this.opts.snapshotCatchUpEntries ?? 10,
         ...(this.opts.snapshotEveryBytes !== undefined ? { snapshotEveryBytes: this.opts.snapshotEveryBytes } : {}),
         ...(this.opts.timings !== undefined ? { timings: this.opts.timings(id) } : {}),

@@ -98,3 +98,61 @@ test('planted bug voteNotPersisted: the new vote is missing from the persisted h
     assert.equal(net.node('b').status().vote, bug ? '' : 'a');
   }
 });
+
+/** a leads b and c with pre-vote and check-quorum; then a is cut off, as if its process died. */
+function deadLeader(): Net {
+  const net = new Net(['a', 'b', 'c'], { preVote: true, checkQuorum: true });
+  net.elect('a');
+  net.isolate('a');
+  return net;
+}
+
+/** Ticks b and c (not the cut-off a) `n` times, settling after each. */
+function tickFollowers(net: Net, n: number): void {
+  for (let i = 0; i < n; i++) {
+    net.node('b').tick();
+    net.node('c').tick();
+    net.settle();
+  }
+}
+
+test('followers that both forget a dead leader elect the next within an election timeout', () => {
+  const net = deadLeader();
+  net.node('b').forgetLeader();
+  net.node('c').forgetLeader();
+  assert.equal(net.node('b').status().lead, '');
+  tickFollowers(net, 9);
+  const next = [net.node('b').status(), net.node('c').status()].find((s) => s.role === 'leader');
+  assert.ok(next !== undefined, 'b or c leads after 9 ticks (election timeout 10)');
+  assert.equal(next.term, 2);
+});
+
+test('followers that do not forget a dead leader elect nobody within an election timeout', () => {
+  const net = deadLeader();
+  tickFollowers(net, 9);
+  assert.equal(net.node('b').status().lead, 'a');
+  assert.equal(net.node('c').status().lead, 'a');
+});
+
+test('a lone follower that forgets a live leader deposes nobody, and hears from the leader again', () => {
+  const net = new Net(['a', 'b', 'c'], { preVote: true, checkQuorum: true });
+  net.elect('a');
+  net.node('c').forgetLeader();
+  net.node('c').campaign();
+  net.settle();
+  // b still holds a's lease: it ignores c's pre-vote, so no term moves.
+  assert.equal(net.node('a').status().role, 'leader');
+  assert.deepEqual(['a', 'b', 'c'].map((id) => net.node(id).status().term), [1, 1, 1]);
+  net.node('a').tick();
+  net.settle();
+  assert.equal(net.node('c').status().role, 'follower');
+  assert.equal(net.node('c').status().lead, 'a');
+});
+
+test('a leader ignores forgetLeader', () => {
+  const net = new Net(['a', 'b', 'c'], { preVote: true, checkQuorum: true });
+  net.elect('a');
+  net.node('a').forgetLeader();
+  assert.equal(net.node('a').status().role, 'leader');
+  assert.equal(net.node('a').status().lead, 'a');
+});

@@ -151,7 +151,7 @@ test('a Ready hands out at most maxCommittedSizePerReadyBytes of committed entri
 
 test('local-only message types are refused from the network', () => {
   const net = new Net(['a', 'b']);
-  for (const type of ['hup', 'beat', 'unreachable', 'snapStatus', 'checkQuorum'] as const) {
+  for (const type of ['hup', 'beat', 'unreachable', 'snapStatus', 'checkQuorum', 'forgetLeader'] as const) {
     assert.throws(() => net.node('a').step(makeMessage({ type, from: 'b', to: 'a' })), /local message/);
   }
 });
