@@ -91,6 +91,11 @@ export interface WatchOptions {
  */
 export interface Watcher extends AsyncIterable<WatchEvent> {
   stop(): void;
+  /**
+   * Settles (never rejects) once the watch is over: stopped, or closed by the store. A consumer that
+   * stopped iterating for a while (its own client is slow) learns this way that the store gave up.
+   */
+  readonly ended: Promise<void>;
 }
 
 /** The storage used by the API's registry. All methods are safe to call concurrently. */

@@ -79,6 +79,8 @@ class HubWatcher implements Watcher {
   private readonly timer: NodeJS.Timeout | null = null;
   /** Whether anything was queued since the last progress tick (a quiet watcher still gets progress). */
   private queuedSinceTick = false;
+  private markEnded!: () => void;
+  readonly ended = new Promise<void>((resolve) => (this.markEnded = resolve));
 
   constructor(
     private readonly source: HistorySource,
@@ -121,6 +123,7 @@ class HubWatcher implements Watcher {
     if (this.timer !== null) clearInterval(this.timer);
     this.unregister();
     this.notify();
+    this.markEnded();
   }
 
   stop(): void {

@@ -72,8 +72,11 @@ export class RawClient {
     return { status: ex.status, headers: ex.headers, text, json };
   }
 
-  /** Opens a watch (path including `watch=1`); the response head is awaited, events then stream in. */
-  async watch(path: string): Promise<RawWatch> {
+  /**
+   * Opens a watch (path including `watch=1`); the response head is awaited, events then stream in.
+   * With `readAfter`, nothing of the body is read until it resolves: a client that stalls.
+   */
+  async watch(path: string, options: { readAfter?: Promise<void> } = {}): Promise<RawWatch> {
     const ex = await this.exchange('GET', path);
     const events: RawWatchEvent[] = [];
     let taken = 0;
@@ -82,6 +85,7 @@ export class RawClient {
     const ended = (async () => {
       let buffered = '';
       try {
+        await options.readAfter;
         for await (const chunk of ex.body) {
           buffered += chunk.toString('utf8');
           let nl: number;

@@ -3,6 +3,7 @@ import type { KObject } from '../../registry/schema/declaration.ts';
 import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
 import { watchTimeoutSecondsDefault, watchTimeoutSecondsMax } from '../limits.ts';
 import { intParam, type RequestContext } from './request-context.ts';
+import type { RawResponse } from '../respond.ts';
 import { badRequest } from '../../registry/errors/status-error.ts';
 
 /** The event in the negotiated view: objects become one-row Tables (headers only in the first). */
@@ -38,8 +39,39 @@ function encodedLine(ev: ApiWatchEvent): string {
 }
 
 /**
+ * Waits until `raw` drained what it buffered: true then; false when `over` fires first (the watch
+ * ended, or the client left). `over` registers one listener for the whole watch, not one per wait.
+ */
+function drainWaiter(raw: RawResponse, over: Promise<void>): () => Promise<boolean> {
+  let isOver = false;
+  let stopWaiting: (() => void) | null = null;
+  void over.then(() => {
+    isOver = true;
+    stopWaiting?.();
+  });
+  return () => new Promise<boolean>((resolve) => {
+    if (isOver) return resolve(false);
+    const onDrain = (): void => {
+      stopWaiting = null;
+      resolve(true);
+    };
+    raw.once('drain', onDrain);
+    stopWaiting = () => {
+      stopWaiting = null;
+      raw.off('drain', onDrain);
+      resolve(false);
+    };
+  });
+}
+
+/**
  * A watch: a chunked stream of `{type, object}` JSON documents, one per line, until the client
  * leaves, `timeoutSeconds` passes or the store ends the watch (an ERROR event).
+ *
+ * Nothing is written while the connection holds data the client has not taken: the store queues
+ * the events meanwhile, within its per-watcher bound, and gives up on a watcher that falls further
+ * behind. Such a client is dropped (its connection or stream ended at once, as kube-apiserver drops
+ * an unresponsive watcher) instead of the server buffering every later event for it.
  */
 export async function handleWatch(ctx: RequestContext): Promise<void> {
   const q = ctx.query;
@@ -57,17 +89,24 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
   const timer = setTimeout(() => watch.stop(), timeoutSeconds * 1000);
   void ctx.closed.then(() => watch.stop());
   const raw = ctx.out.raw;
+  const drained = drainWaiter(raw, Promise.race([watch.ended, ctx.closed]));
+  let dropped = false;
   ctx.out.startStream('application/json');
   try {
     let first = true;
     for await (const ev of watch.events) {
-      raw.write(plainView(ctx) ? encodedLine(ev) : `${JSON.stringify(viewOf(ctx, ev, first))}\n`);
+      const taken = raw.write(plainView(ctx) ? encodedLine(ev) : `${JSON.stringify(viewOf(ctx, ev, first))}\n`);
       first = false;
       if (ev.type === 'ERROR') break;
+      if (!taken && !(await drained())) {
+        dropped = true;
+        break;
+      }
     }
   } finally {
     clearTimeout(timer);
     watch.stop();
-    raw.end();
+    if (dropped) raw.destroy();
+    else raw.end();
   }
 }

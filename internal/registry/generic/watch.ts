@@ -33,6 +33,8 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 export interface ApiWatch {
   readonly events: AsyncIterable<ApiWatchEvent>;
   stop(): void;
+  /** Settles once the watch is over (stopped, or closed by the store), whether or not `events` is being read. */
+  readonly ended: Promise<void>;
 }
 
 /** The objects of one change, decoded once and shared by every watcher that receives it. */
@@ -104,7 +106,7 @@ function tooOldWatch(store: GenericStore, after: Revision): ApiWatch {
   async function* events(): AsyncGenerator<ApiWatchEvent> {
     yield { type: 'ERROR', object: { ...status } };
   }
-  return { events: events(), stop: () => undefined };
+  return { events: events(), stop: () => undefined, ended: Promise.resolve() };
 }
 
 /**
@@ -150,5 +152,5 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
       yield { type: 'ERROR', object: { ...toStatusError(err, store.gr, '').toStatus() } };
     }
   }
-  return { events: events(), stop: () => watcher.stop() };
+  return { events: events(), stop: () => watcher.stop(), ended: watcher.ended };
 }

@@ -76,6 +76,8 @@ export class FakeStorage implements Storage {
     const queue: WatchEvent[] = this.history.filter((h) => h.rev > options.afterRevision && h.key.startsWith(options.prefix)).map((h) => h.event);
     let wake: (() => void) | null = null;
     let stopped = false;
+    let markEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (markEnded = resolve));
     const listener = (h: HistoryEntry) => {
       if (!h.key.startsWith(options.prefix)) return;
       queue.push(h.event);
@@ -86,6 +88,7 @@ export class FakeStorage implements Storage {
       stopped = true;
       this.listeners.delete(listener);
       wake?.();
+      markEnded();
     };
     async function* iterate(): AsyncGenerator<WatchEvent> {
       while (!stopped) {
@@ -96,7 +99,7 @@ export class FakeStorage implements Storage {
       }
     }
     const it = iterate();
-    return { stop, [Symbol.asyncIterator]: () => it };
+    return { stop, ended, [Symbol.asyncIterator]: () => it };
   }
 
   async currentRevision(): Promise<Revision> {

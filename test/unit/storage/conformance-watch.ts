@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { revision, type KeyValue, type WatchEvent } from '../../../internal/storage/storage.ts';
-import { bytes, collect, eventRevision, rejectsWithCode, text, watchFailsWith, withStorage, type MakeStorage } from './conformance-support.ts';
+import { bytes, collect, eventRevision, eventually, rejectsWithCode, text, watchFailsWith, withStorage, type MakeStorage } from './conformance-support.ts';
 
 function describeEvent(event: WatchEvent): string {
   if (event.type === 'progress') return `progress@${event.revision}`;
@@ -95,6 +95,28 @@ export function runWatchTests(makeStorage: MakeStorage): void {
         }, 'WatcherTooSlow');
       } finally {
         watcher.stop();
+      }
+    }));
+
+  it('ended settles when the store closes a watcher nobody is reading, and when one is stopped', () =>
+    withStorage(makeStorage, { watchBufferEventsMax: 20 }, async (s) => {
+      const slow = s.watch({ prefix: '/', afterRevision: await s.currentRevision() });
+      const stopped = s.watch({ prefix: '/', afterRevision: await s.currentRevision() });
+      let slowEnded = false;
+      void slow.ended.then(() => (slowEnded = true));
+      try {
+        // One read makes the watch live; after it nobody reads, as when its client stops taking data.
+        const first = slow[Symbol.asyncIterator]().next();
+        for (let i = 0; i < 10; i += 1) await s.create(`/within/${i}`, bytes('x'));
+        assert.equal((await first).done, false);
+        assert.equal(slowEnded, false, 'a watcher within its bound goes on');
+        for (let i = 0; i < 30; i += 1) await s.create(`/beyond/${i}`, bytes('x'));
+        await eventually(() => slowEnded, 'the store to close the watcher that fell behind');
+        stopped.stop();
+        await stopped.ended;
+      } finally {
+        slow.stop();
+        stopped.stop();
       }
     }));
 

@@ -1,0 +1,83 @@
+// A watcher that stops reading must not make the server buffer every later event for it: the watch
+// handler writes only while the connection takes data, the store queues the rest (bounded), and the
+// watcher is dropped once it falls that far behind, as kube-apiserver drops an unresponsive one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openLocalStorage } from '../../../internal/storage/open-local-storage.ts';
+import { RawClient, type Protocol, type RawWatch } from '../../support/raw-client.ts';
+import { startTestServer, testToken, type TestServer } from './harness.ts';
+
+const cmPath = '/api/v1/namespaces/default/configmaps';
+const protocols = ['http/1.1', 'h2'] as const satisfies readonly Protocol[];
+/** Large enough that a few of them fill every socket buffer on the way. */
+const valueBytes = 512 * 1024;
+
+/**
+ * A server whose store queues at most `eventsMax` events for a watcher, and a watch on it that reads
+ * nothing until `resume()`: a client that stalls.
+ */
+async function withStalledWatcher(protocol: Protocol, eventsMax: number, body: (s: TestServer, stalled: RawWatch, resume: () => void) => Promise<void>): Promise<void> {
+  const storage = await openLocalStorage({ dataDir: ':memory:', watchBufferEventsMax: eventsMax });
+  const s = await startTestServer({ storage });
+  const client = new RawClient(s.baseUrl, s.tls.cert, testToken, protocol);
+  let resume!: () => void;
+  const readAfter = new Promise<void>((resolve) => (resume = resolve));
+  try {
+    const stalled = await client.watch(`${cmPath}?watch=1`, { readAfter });
+    assert.equal(stalled.status, 200);
+    await body(s, stalled, resume);
+    stalled.close();
+  } finally {
+    resume();
+    client.close();
+    await s.close();
+    await storage.close();
+  }
+}
+
+async function createBig(s: TestServer, names: readonly string[]): Promise<void> {
+  const value = 'x'.repeat(valueBytes);
+  for (const name of names) {
+    const created = await s.client.call('POST', cmPath, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: value } } });
+    assert.equal(created.status, 201);
+  }
+}
+
+const names = (prefix: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+
+for (const protocol of protocols) {
+  test(`a watcher that stops reading is dropped once 10 events behind instead of buffered without bound (${protocol})`, () =>
+    withStalledWatcher(protocol, 10, async (s, stalled, resume) => {
+      // 30 MiB: several times what the socket buffers on the way hold (loopback ones grow to tens of MiB).
+      const written = names('big', 60);
+      await createBig(s, written);
+      resume();
+      // Dropped: the stream ends without the later events. Buffered: every event arrives and the stream stays open.
+      const outcome = await Promise.race([stalled.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still open'), 10_000))]);
+      assert.equal(outcome, 'ended', `the stalled watcher was not dropped; it received ${stalled.events.length} of ${written.length} events`);
+      assert.ok(stalled.events.length < written.length, `received all ${written.length} events: the server buffered them`);
+      // The events that did arrive are whole and in order.
+      assert.deepEqual(stalled.events.map((e) => e.object.metadata?.name), written.slice(0, stalled.events.length));
+      // Another watcher is unaffected.
+      const client = new RawClient(s.baseUrl, s.tls.cert, testToken, protocol);
+      try {
+        const healthy = await client.watch(`${cmPath}?watch=1&resourceVersion=0`);
+        assert.equal((await healthy.next(written.length, 20_000)).length, written.length);
+        healthy.close();
+      } finally {
+        client.close();
+      }
+    }));
+
+  test(`a watcher that stalls within the bound, then reads again, gets every event in order and stays open (${protocol})`, () =>
+    withStalledWatcher(protocol, 50, async (s, paused, resume) => {
+      const written = names('held', 20);
+      await createBig(s, written);
+      resume();
+      const events = await paused.next(written.length, 20_000);
+      assert.deepEqual(events.map((e) => [e.type, e.object.metadata?.name]), written.map((name) => ['ADDED', name]));
+      // Still live: a later change arrives too.
+      await s.client.call('POST', cmPath, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after' } } });
+      assert.equal((await paused.next(1))[0]?.object.metadata?.name, 'after');
+    }));
+}
