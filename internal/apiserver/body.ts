@@ -1,7 +1,8 @@
-import { parseDocument } from 'yaml';
+import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import type { Document, Scalar } from 'yaml';
 import { badRequest, StatusError } from '../registry/errors/status-error.ts';
 import { findDuplicateKeys } from './json-duplicates.ts';
-import { requestBodyBytesMax } from './limits.ts';
+import { fieldProblemsNamedMax, requestBodyBytesMax } from './limits.ts';
 
 /** A readable request body. */
 export interface BodySource extends AsyncIterable<unknown> {
@@ -30,7 +31,10 @@ function tooLarge(): StatusError {
 /** A decoded body with the duplicate keys the decoder saw. */
 export interface DecodedBody {
   readonly value: unknown;
+  /** The first duplicate keys (at most fieldProblemsNamedMax), named. */
   readonly duplicates: readonly string[];
+  /** Every duplicate key, named or not. */
+  readonly duplicateCount: number;
 }
 
 /** Decodes JSON, noting duplicate keys; malformed JSON is a 400. */
@@ -42,26 +46,45 @@ export function decodeJson(bytes: Buffer): DecodedBody {
   } catch (err) {
     throw badRequest(`error decoding request body: invalid JSON: ${(err as Error).message}`);
   }
-  return { value, duplicates: findDuplicateKeys(text) };
+  const { paths, count } = findDuplicateKeys(text, fieldProblemsNamedMax);
+  return { value, duplicates: paths, duplicateCount: count };
 }
 
-function duplicateKeyName(text: string, line: number): string {
-  const source = text.split('\n')[line - 1] ?? '';
-  return source.trim().replace(/^-\s*/, '').split(':')[0] ?? '';
+/**
+ * The duplicate keys of every mapping, in document order, the first ones named `key (line N)`: a
+ * scalar key repeats when its value does (as the yaml library's own uniqueKeys check decides), found
+ * with one set per mapping. The library's check compares each key with every earlier one: quadratic
+ * in a mapping's size.
+ */
+function findYamlDuplicates(doc: Document, lines: LineCounter): { duplicates: string[]; count: number } {
+  const repeated: Scalar[] = [];
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        // Keys equal by ===, as the library compares them (a Set alone would also match NaN with NaN).
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (seen.has(key.value)) repeated.push(key);
+        else seen.add(key.value);
+      }
+    },
+  });
+  const offset = (key: Scalar): number => key.range?.[0] ?? 0;
+  const named = repeated.sort((a, b) => offset(a) - offset(b)).slice(0, fieldProblemsNamedMax);
+  // Named as written: in YAML 1.1 the key `n` is the boolean false.
+  return { duplicates: named.map((key) => `${key.source ?? String(key.value)} (line ${lines.linePos(offset(key)).line})`), count: repeated.length };
 }
 
 /** Decodes YAML 1.1 (as kubectl writes it), noting duplicate keys; malformed YAML is a 400. */
 export function decodeYaml(bytes: Buffer): DecodedBody {
   const text = bytes.toString('utf8');
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: true });
-  const duplicates: string[] = [];
-  for (const e of doc.errors) {
-    if (e.code !== 'DUPLICATE_KEY') throw badRequest(`error decoding request body: invalid YAML: ${e.message.split('\n')[0] ?? ''}`);
-    const line = e.linePos?.[0]?.line ?? 0;
-    duplicates.push(`${duplicateKeyName(text, line)} (line ${line})`);
-  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines });
+  const error = doc.errors[0];
+  if (error !== undefined) throw badRequest(`error decoding request body: invalid YAML: ${error.message.split('\n')[0] ?? ''}`);
+  const { duplicates, count } = findYamlDuplicates(doc, lines);
   try {
-    return { value: doc.toJS({ maxAliasCount: 100 }), duplicates };
+    return { value: doc.toJS({ maxAliasCount: 100 }), duplicates, duplicateCount: count };
   } catch (err) {
     throw badRequest(`error decoding request body: invalid YAML: ${(err as Error).message}`);
   }

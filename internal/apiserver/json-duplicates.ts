@@ -21,9 +21,18 @@ function stringEnd(text: string, start: number): number {
   return i;
 }
 
-/** The paths of every duplicated key, in order of appearance. */
-export function findDuplicateKeys(text: string): string[] {
+/** Duplicated keys of a document: how many, and the paths of the first ones. */
+export interface DuplicateKeys {
+  /** Paths of the first `namedMax` duplicates, in order of appearance. */
+  readonly paths: readonly string[];
+  /** Every duplicate, named or not. */
+  readonly count: number;
+}
+
+/** The duplicated keys of JSON text; only the first `namedMax` get their path built (each costs the nesting depth). */
+export function findDuplicateKeys(text: string, namedMax: number): DuplicateKeys {
   const duplicates: string[] = [];
+  let count = 0;
   const stack: Frame[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -38,7 +47,7 @@ export function findDuplicateKeys(text: string): string[] {
       const end = stringEnd(text, i);
       if (top?.kind === 'object' && top.expectingKey) {
         const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (top.keys.has(key)) {
+        if (top.keys.has(key) && count++ < namedMax) {
           const parent = pathOf(stack);
           duplicates.push(parent === '' ? key : `${parent}.${key}`);
         }
@@ -49,5 +58,5 @@ export function findDuplicateKeys(text: string): string[] {
       i = end;
     }
   }
-  return duplicates;
+  return { paths: duplicates, count };
 }

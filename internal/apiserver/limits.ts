@@ -18,6 +18,15 @@ export const shutdownGraceMs = 2000;
 /** Most warnings returned in `Warning` headers on one response. */
 export const warningsMax = 50;
 
+/** Characters of one warning kept (the rest elided): a deeply nested field path must not overflow a client's header limit. */
+export const warningCharsMax = 256;
+
+/**
+ * Most unknown or duplicate fields named in one answer (strict decoding error or warnings); the rest
+ * are only counted. A body may repeat a key thousands of times, each at a path as deep as the body.
+ */
+export const fieldProblemsNamedMax = 100;
+
 /** Attempts at creating the bootstrap namespaces (one round per retry period). */
 export const bootstrapAttemptsMax = 120;
 

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
 import type { StatusError } from '../registry/errors/status-error.ts';
-import { gzipBytesMin, warningsMax } from './limits.ts';
+import { gzipBytesMin, warningCharsMax, warningsMax } from './limits.ts';
 import type { ResponseFormat } from './negotiation.ts';
 
 /** The part of a Node HTTP/1 or HTTP/2 compat response the API uses. */
@@ -20,6 +20,11 @@ export interface RawResponse {
   flushHeaders?(): void;
 }
 
+/** `text` cut to `max` characters, ending in "..." when cut. */
+export function elide(text: string, max = warningCharsMax): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
+
 /** How one response is encoded: format, indentation, compression, warnings. */
 export interface ResponseOptions {
   format: ResponseFormat;
@@ -36,9 +41,9 @@ export class Responder {
     readonly options: ResponseOptions,
   ) {}
 
-  /** Adds a `Warning: 299 - "..."` header item (bounded in number). */
+  /** Adds a `Warning: 299 - "..."` header item (bounded in number and length). */
   warn(message: string): void {
-    if (this.warnings.length < warningsMax) this.warnings.push(message);
+    if (this.warnings.length < warningsMax) this.warnings.push(elide(message));
   }
 
   /** Sends an object in the negotiated format. */

@@ -3,7 +3,9 @@ import type { KObject } from '../../registry/schema/declaration.ts';
 import { toCauses } from '../../registry/schema/field-errors.ts';
 import { checkSchema, missingRequired, objectSchema } from '../../registry/schema/schema-check.ts';
 import { decodeJson, decodeYaml, readBody, type DecodedBody } from '../body.ts';
+import { fieldProblemsNamedMax } from '../limits.ts';
 import { mediaType, unsupportedMediaType } from '../negotiation.ts';
+import { elide } from '../respond.ts';
 import { fieldValidationOf, type RequestContext } from './request-context.ts';
 
 const objectMediaTypes = ['application/json', 'application/yaml'];
@@ -49,8 +51,11 @@ export function checkObject(ctx: RequestContext, decoded: DecodedBody): KObject 
   const mode = fieldValidationOf(ctx.query);
   const schema = objectSchema(ctx.served.decl);
   const result = checkSchema(kobj, schema, mode !== 'Strict');
-  const problems = [...result.unknownFields.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)];
-  if (mode === 'Strict' && problems.length > 0) throw badRequest(`strict decoding error: ${problems.join(', ')}`, problems.map((p) => ({ reason: 'FieldValueInvalid', message: p })));
+  const named = [...result.unknownFields.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)]
+    .slice(0, fieldProblemsNamedMax).map((p) => elide(p));
+  const unnamed = result.unknownFields.length + decoded.duplicateCount - named.length;
+  const problems = unnamed > 0 ? [...named, `and ${unnamed} more unknown or duplicate fields`] : named;
+  if (mode === 'Strict' && problems.length > 0) throw badRequest(`strict decoding error: ${problems.join(', ')}`, named.map((p) => ({ reason: 'FieldValueInvalid', message: p })));
   if (mode === 'Warn') for (const p of problems) ctx.out.warn(p);
   const name = kobj.metadata.name ?? '';
   const errors = [...result.typeErrors, ...missingRequired(kobj, schema).map((f) => ({ type: 'FieldValueRequired' as const, field: f, message: 'Required value' }))];

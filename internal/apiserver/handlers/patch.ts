@@ -67,7 +67,7 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
     (current) => {
       const patched = apply(current);
       // The patched object gets the same checks as a PUT body, without duplicate-key information.
-      const checked = checkObject(ctx, { value: patched, duplicates: [] });
+      const checked = checkObject(ctx, { value: patched, duplicates: [], duplicateCount: 0 });
       if (checked.metadata.name !== current.metadata.name) throw new StatusError(400, 'BadRequest', 'a patch may not change metadata.name');
       return checked;
     },

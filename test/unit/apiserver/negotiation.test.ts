@@ -42,6 +42,28 @@ test('fieldValidation: Warn adds a Warning header per field, Strict rejects list
   assert.equal((await s.client.call('POST', `${cmPath}?fieldValidation=Loud`, { body })).status, 400);
 });
 
+test('a body repeating a key thousands of times deep in its nesting gets a bounded answer: the first fields named, the rest counted, warnings cut short', async () => {
+  // 5,000 "b" keys 1,000 levels down an unknown field: every duplicate's path is 2,000 characters long.
+  const deep = `${'{"a":'.repeat(1000)}{${Array.from({ length: 5000 }, () => '"b":1').join(',')}}${'}'.repeat(1000)}`;
+  const body = (name: string): string => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":{},"x":${deep}}`;
+  const strict = await s.client.call('POST', `${cmPath}?fieldValidation=Strict`, { body: body('dup-strict') });
+  assert.equal(strict.status, 400);
+  const status = strict.json as { message: string; details: { causes: unknown[] } };
+  assert.match(status.message, /^strict decoding error: unknown field "x", duplicate field "x[.a]+\.\.\., duplicate field "x/);
+  assert.match(status.message, /, and 4900 more unknown or duplicate fields$/);
+  assert.ok(status.message.length < 100 * 300, `a message of ${status.message.length} characters`);
+  assert.equal(status.details.causes.length, 100);
+  const warn = await s.client.call('POST', cmPath, { body: body('dup-warn') });
+  assert.equal(warn.status, 201);
+  const warnings = [warn.headers.warning].flat();
+  assert.equal(warnings.length, 50);
+  assert.ok(warnings.every((w) => w !== undefined && w.length < 300), 'each warning is cut short');
+  const yamlKeys = Array.from({ length: 3000 }, () => '  k: v').join('\n');
+  const yaml = await s.client.call('POST', `${cmPath}?fieldValidation=Strict`, { body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup-yaml\ndata:\n${yamlKeys}\n`, contentType: 'application/yaml' });
+  assert.equal(yaml.status, 400);
+  assert.match((yaml.json as { message: string }).message, /^strict decoding error: duplicate field "k \(line 7\)", duplicate field "k \(line 8\)", .*, and 2899 more unknown or duplicate fields$/);
+});
+
 test('tables: default columns, per-kind printer columns, includeObject', async () => {
   const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
   const list = (await s.client.call('GET', cmPath, { headers: { accept } })).json as { kind: string; apiVersion: string; columnDefinitions: { name: string; type: string }[]; rows: { cells: unknown[]; object: Json }[] };

@@ -7,6 +7,7 @@ import { recordWriteFields } from '../../../internal/registry/generic/managed-fi
 import type { KObject } from '../../../internal/registry/schema/declaration.ts';
 import { configmaps } from '../../../internal/registry/core/configmaps.ts';
 import { findDuplicateKeys } from '../../../internal/apiserver/json-duplicates.ts';
+import { decodeYaml } from '../../../internal/apiserver/body.ts';
 import { humanDuration } from '../../../internal/registry/schema/printers.ts';
 
 test('DNS-1123 subdomains and labels follow the Kubernetes rules', () => {
@@ -45,8 +46,27 @@ test('managedFields: a writer owns what it changed and others lose it', () => {
 });
 
 test('duplicate JSON keys are found with their paths', () => {
-  assert.deepEqual(findDuplicateKeys('{"a":1,"m":{"n":"x","n":"y"},"l":[{"k":1,"k":2}],"a":2,"s":"\\"a\\""}'), ['m.n', 'l[0].k', 'a']);
-  assert.deepEqual(findDuplicateKeys('{"a":{"b":1},"c":{"b":2}}'), []);
+  assert.deepEqual(findDuplicateKeys('{"a":1,"m":{"n":"x","n":"y"},"l":[{"k":1,"k":2}],"a":2,"s":"\\"a\\""}', 10), { paths: ['m.n', 'l[0].k', 'a'], count: 3 });
+  assert.deepEqual(findDuplicateKeys('{"a":{"b":1},"c":{"b":2}}', 10), { paths: [], count: 0 });
+});
+
+test('duplicate YAML keys are found in block and flow mappings at any depth, in document order with their lines; the last one wins', () => {
+  const decoded = decodeYaml(Buffer.from('a: 1\nm:\n  n: one\n  no: two\nf: {k: 1, k: 2}\nl:\n  - {a: 1}\n  - a: 1\n    b: 2\na: 2\n'));
+  // YAML 1.1: `n` and `no` are both the boolean false, named as written.
+  assert.deepEqual(decoded.duplicates, ['no (line 4)', 'k (line 5)', 'a (line 10)']);
+  assert.equal(decoded.duplicateCount, 3);
+  assert.deepEqual(decoded.value, { a: 2, m: { false: 'two' }, f: { k: 2 }, l: [{ a: 1 }, { a: 1, b: 2 }] });
+});
+
+test('past the named ones, duplicate YAML keys are only counted', () => {
+  const decoded = decodeYaml(Buffer.from(Array.from({ length: 500 }, (_, i) => `k: ${i}`).join('\n')));
+  assert.equal(decoded.duplicates.length, 100);
+  assert.equal(decoded.duplicates[0], 'k (line 2)');
+  assert.equal(decoded.duplicateCount, 499);
+});
+
+test('past the named ones, duplicate JSON keys are only counted', () => {
+  assert.deepEqual(findDuplicateKeys('{"m":{"a":1,"a":2,"a":3,"a":4}}', 2), { paths: ['m.a', 'm.a'], count: 3 });
 });
 
 test('ages print like kubectl', () => {
