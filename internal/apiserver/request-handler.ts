@@ -38,10 +38,23 @@ function wantsPretty(query: URLSearchParams, headers: IncomingHttpHeaders): bool
   return /^(curl|Wget|Mozilla)\//.test(headers['user-agent'] ?? '');
 }
 
-function metricLabels(info: ResourceRequestInfo | null, method: string) {
-  if (!info) return { verb: method, group: '', version: '', resource: '', subresource: '' };
-  const verb = info.verb === 'list' ? 'LIST' : info.verb === 'watch' ? 'WATCH' : method;
-  return { verb, group: info.group, version: info.version, resource: info.resource, subresource: info.subresource ?? '' };
+/** HTTP methods reported as they are; any other (HTTP/2 takes any token) is `other`, as kube-apiserver reports it. */
+const reportedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT']);
+
+/**
+ * The labels of a request's metrics. Every value comes from a bounded set: a client choosing its
+ * method or the path of a resource that does not exist must not add a series per request.
+ */
+function metricLabels(registry: ResourceRegistry, info: ResourceRequestInfo | null, method: string) {
+  const methodVerb = reportedMethods.has(method) ? method : 'other';
+  const unknown = { group: '', version: '', resource: '', subresource: '' };
+  if (!info) return { verb: methodVerb, ...unknown };
+  const verb = info.verb === 'list' ? 'LIST' : info.verb === 'watch' ? 'WATCH' : methodVerb;
+  const served = registry.find(info.group, info.version, info.resource);
+  if (!served) return { verb, ...unknown };
+  const sub = info.subresource;
+  const subresource = sub !== undefined && Object.hasOwn(served.decl.subresources ?? {}, sub) ? sub : '';
+  return { verb, group: info.group, version: info.version, resource: info.resource, subresource };
 }
 
 async function serveResource(deps: HandlerDeps, info: ResourceRequestInfo, req: RawRequest, out: Responder, query: URLSearchParams, closed: Promise<void>): Promise<void> {
@@ -87,6 +100,6 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   } finally {
     unsubscribe();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    deps.metrics.observe(metricLabels(info, method), res.statusCode, seconds);
+    deps.metrics.observe(metricLabels(deps.registry, info, method), res.statusCode, seconds);
   }
 }

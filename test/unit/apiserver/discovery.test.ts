@@ -2,7 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { Gauge, Registry } from 'prom-client';
-import { startTestServer, type TestServer } from './harness.ts';
+import { RawClient } from '../../support/raw-client.ts';
+import { startTestServer, testToken, type TestServer } from './harness.ts';
 
 let s: TestServer;
 let quorumOk = true;
@@ -98,4 +99,23 @@ test('/metrics counts requests by verb, resource and code and includes gauges ot
   assert.match(text, /apiserver_request_total\{verb="GET",group="",version="v1",resource="configmaps",subresource="",code="404"\} 1/);
   assert.match(text, /apiserver_request_duration_seconds_bucket\{/);
   assert.match(text, /orch_test_gauge 7/);
+});
+
+test('metric labels come from bounded sets whatever method or path a client sends', async () => {
+  const h2 = new RawClient(s.baseUrl, s.tls.cert, testToken, 'h2');
+  try {
+    for (let i = 0; i < 20; i++) {
+      // HTTP/2 takes any token as a method; HTTP/1.1's parser refuses unknown ones before the handler.
+      assert.equal((await h2.call(`MADEUP${i}`, '/api/v1/namespaces/default/configmaps')).status, 405);
+      assert.equal((await h2.call('GET', `/api/v1/namespaces/default/widgets${i}`)).status, 404);
+      assert.equal((await h2.call('GET', `/apis/made.up${i}/v1/things`)).status, 404);
+      assert.equal((await h2.call('GET', `/api/v1/namespaces/default/configmaps/x/sub${i}`)).status, 404);
+    }
+  } finally {
+    h2.close();
+  }
+  const text = (await s.client.call('GET', '/metrics')).text;
+  assert.doesNotMatch(text, /MADEUP|widgets|made\.up|sub\d/);
+  assert.match(text, /apiserver_request_total\{verb="other",group="",version="",resource="",subresource="",code="405"\} 20/);
+  assert.match(text, /apiserver_request_total\{verb="GET",group="",version="v1",resource="configmaps",subresource="",code="404"\} \d+/);
 });
