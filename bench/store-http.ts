@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../internal/apiserver/body.ts';
+import { requestBodyTimeoutMsDefault } from '../internal/apiserver/limits.ts';
 import { StatusError } from '../internal/registry/errors/status-error.ts';
 import type { Storage } from '../internal/storage/storage.ts';
 import type { TimingSamples } from './server-timings.ts';
@@ -46,12 +47,12 @@ async function answer(options: StoreHttpOptions, req: IncomingMessage, res: Serv
   if (path === '/timings') return send(res, timings(req.method ?? '', options.takeTimings));
   let bodyText: string;
   try {
-    bodyText = (await readBody(req)).toString('utf8');
+    bodyText = (await readBody(req, requestBodyTimeoutMsDefault)).toString('utf8');
   } catch (error) {
     if (!(error instanceof StatusError)) return void res.destroy(); // the client went away mid-body
     // The rest of the body is left unread, so this connection cannot carry another request.
     res.setHeader('connection', 'close');
-    return send(res, { status: error.code, body: { error: error.message, code: grpc.resourceExhausted } });
+    return send(res, { status: error.code, body: { error: error.message, code: error.code === 408 ? grpc.deadlineExceeded : grpc.resourceExhausted } });
   }
   send(res, await handleStoreRequest(options.storage, { method: req.method ?? '', path, bodyText }));
 }

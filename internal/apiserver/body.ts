@@ -9,17 +9,33 @@ export interface BodySource extends AsyncIterable<unknown> {
   readonly headers: Record<string, string | string[] | undefined>;
 }
 
-/** Reads the whole body; 413 as soon as it exceeds the limit (by header or by bytes read). */
-export async function readBody(req: BodySource): Promise<Buffer> {
+/**
+ * Reads the whole body; 413 as soon as it exceeds the limit (by header or by bytes read), 408 when it
+ * has not arrived whole within `timeoutMs`: a client sending a body slowly, or not at all, must not
+ * hold what it sent so far for ever. The answer then ends the exchange (HTTP/2 resets the stream).
+ */
+export async function readBody(req: BodySource, timeoutMs: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > requestBodyBytesMax) throw tooLarge();
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of req) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    total += buf.length;
-    if (total > requestBodyBytesMax) throw tooLarge();
-    chunks.push(buf);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StatusError(408, 'Timeout', `the request body did not arrive within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  const chunksIn = req[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await Promise.race([chunksIn.next(), late]);
+      if (next.done === true) break;
+      const chunk: unknown = next.value;
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      total += buf.length;
+      if (total > requestBodyBytesMax) throw tooLarge();
+      chunks.push(buf);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks);
 }

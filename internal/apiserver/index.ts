@@ -7,7 +7,9 @@ import { ResourceRegistry, type ServedResource } from '../registry/resource-regi
 import { StatusError } from '../registry/errors/status-error.ts';
 import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
 import type { HealthCheck } from './health.ts';
-import { bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, shutdownGraceMs } from './limits.ts';
+import {
+  bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
+} from './limits.ts';
 import { ApiMetrics } from './metrics.ts';
 import { OpenApiDocuments } from './openapi.ts';
 import { handleRequest, type HandlerDeps, type RawRequest } from './request-handler.ts';
@@ -29,6 +31,10 @@ export interface ApiServerOptions {
   /** Namespaces to create at start when missing (errors are logged, not thrown). */
   readonly bootstrapNamespaces?: readonly string[];
   readonly log?: (message: string, err?: unknown) => void;
+  /** How long a request body may take to arrive whole before a 408 (default limits.ts). */
+  readonly requestBodyTimeoutMs?: number;
+  /** How long a connection may stay without a request or open stream (default limits.ts). */
+  readonly idleConnectionTimeoutMs?: number;
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -57,6 +63,28 @@ function healthChecks(storage: Storage, extra: Readonly<Record<string, HealthChe
     ['readyz', new Map<string, HealthCheck>([['ping', ping], ['store', store], ...custom, ['shutdown', shutdown]])],
     ['healthz', new Map<string, HealthCheck>([['ping', ping], ['store', store], ...custom])],
   ]);
+}
+
+/**
+ * Closes (GOAWAY) an HTTP/2 connection that has had no open stream for `ms`, as Go's http2 server
+ * does with IdleTimeout. A session timeout would not do: it counts frames, and a quiet watch sends none.
+ */
+function closeWhenIdle(session: Http2Session, ms: number): void {
+  let open = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    timer = setTimeout(() => session.close(), ms);
+    timer.unref();
+  };
+  session.on('stream', (stream: { once(event: 'close', listener: () => void): unknown }) => {
+    open++;
+    clearTimeout(timer);
+    stream.once('close', () => {
+      if (--open === 0 && !session.closed) arm();
+    });
+  });
+  session.once('close', () => clearTimeout(timer));
+  arm();
 }
 
 /**
@@ -98,6 +126,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     stores,
     ...(namespaceStores ? { namespaceStores } : {}),
     adminToken: opts.adminToken,
+    bodyTimeoutMs: opts.requestBodyTimeoutMs ?? requestBodyTimeoutMsDefault,
     metrics: new ApiMetrics(opts.metricsRegistry),
     openapi: new OpenApiDocuments(registry),
     health: healthChecks(opts.storage, opts.healthChecks ?? {}, () => shuttingDown),
@@ -108,13 +137,17 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     },
     log,
   };
-  const server = createSecureServer({ cert: opts.tls.cert, key: opts.tls.key, ...(opts.tls.ca ? { ca: opts.tls.ca } : {}), allowHTTP1: true }, (req, res) => {
+  const server = createSecureServer({
+    cert: opts.tls.cert, key: opts.tls.key, ...(opts.tls.ca ? { ca: opts.tls.ca } : {}), allowHTTP1: true,
+    settings: { maxConcurrentStreams: http2StreamsPerConnectionMax },
+  }, (req, res) => {
     inflight++;
     void handleRequest(deps, req as unknown as RawRequest, res as unknown as RawResponse).finally(() => {
       inflight--;
       if (inflight === 0) for (const waiter of idleWaiters.splice(0)) waiter();
     });
   });
+  const idleTimeoutMs = opts.idleConnectionTimeoutMs ?? idleConnectionTimeoutMs;
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
   server.on('secureConnection', (s: Socket) => {
@@ -124,7 +157,11 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   server.on('session', (s: Http2Session) => {
     sessions.add(s);
     s.on('close', () => sessions.delete(s));
+    closeWhenIdle(s, idleTimeoutMs);
   });
+  // HTTP/1.1 (allowHTTP1): a keep-alive connection waiting for its next request. Node's HTTP/1
+  // handling reads it from this server, which as an HTTP/2 server has none by default.
+  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = idleTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.listen.port, opts.listen.host, () => resolve());

@@ -3,6 +3,15 @@
 /** Request bodies larger than this answer 413. */
 export const requestBodyBytesMax = 3 * 1024 * 1024;
 
+/** A request body not received whole within this long answers 408 (kube-apiserver's default request timeout). */
+export const requestBodyTimeoutMsDefault = 60_000;
+
+/** Concurrent streams one HTTP/2 connection may open (kube-apiserver's since the 2023 rapid-reset fixes). */
+export const http2StreamsPerConnectionMax = 100;
+
+/** A connection with no request (HTTP/1.1 keep-alive) or no open stream (HTTP/2) is closed after this long (kube-apiserver's IdleTimeout). */
+export const idleConnectionTimeoutMs = 90_000;
+
 /** A watch ends after this long unless `timeoutSeconds` asks for less (clients re-watch). */
 export const watchTimeoutSecondsMax = 30 * 60;
 

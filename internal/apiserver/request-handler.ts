@@ -26,6 +26,8 @@ export interface HandlerDeps extends NonResourceDeps {
   readonly stores: ReadonlyMap<ServedResource, GenericStore>;
   readonly namespaceStores?: NamespaceStores;
   readonly adminToken: string;
+  /** How long a request body may take to arrive whole. */
+  readonly bodyTimeoutMs: number;
   readonly metrics: ApiMetrics;
   /** Registers a listener called when the server shuts down (open watches end then); returns its removal. */
   readonly onShutdown: (listener: () => void) => () => void;
@@ -69,7 +71,10 @@ async function serveResource(deps: HandlerDeps, info: ResourceRequestInfo, req: 
   out.options.gzip = readVerb && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (info.verb === 'create' && served.decl.namespaced && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
   if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
-  await dispatchResource({ info: resourceInfo, served, store, query, headers: req.headers, body: req, out, apiDomain: deps.registry.apiDomain, closed, ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}) });
+  await dispatchResource({
+    info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed,
+    ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}),
+  });
 }
 
 /** Serves one HTTP request end to end: authentication, routing, handlers, errors, metrics. */

@@ -14,7 +14,7 @@ const objectMediaTypes = ['application/json', 'application/yaml'];
 export async function readDecodedBody(ctx: RequestContext): Promise<DecodedBody> {
   const type = mediaType(ctx.headers['content-type']);
   if (type !== '' && type !== 'application/json' && type !== 'application/yaml' && type !== 'text/yaml') throw unsupportedMediaType(type, objectMediaTypes);
-  const bytes = await readBody(ctx.body);
+  const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
   if (bytes.length === 0) throw badRequest('the request body is empty: an object is required');
   return type === 'application/yaml' || type === 'text/yaml' ? decodeYaml(bytes) : decodeJson(bytes);
 }

@@ -16,7 +16,7 @@ interface DeleteBody {
 }
 
 async function readDeleteBody(ctx: RequestContext): Promise<DeleteBody> {
-  const bytes = await readBody(ctx.body);
+  const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
   if (bytes.length === 0) return {};
   const decoded = mediaType(ctx.headers['content-type']) === 'application/yaml' ? decodeYaml(bytes) : decodeJson(bytes);
   const value = decoded.value;

@@ -52,7 +52,7 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
   const force = forceOf(ctx, type);
   if (type === applyType) return handleApply(ctx, force);
   const opts = writeOptions(ctx);
-  const bytes = await readBody(ctx.body);
+  const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
   const apply = patcher(ctx, type, decodeJson(bytes).value);
   const name = ctx.info.name ?? '';
   if (ctx.info.subresource === 'scale') {
@@ -79,7 +79,7 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
 
 /** Reads and checks an applied configuration: YAML (or JSON), an object, named as the URL says. */
 async function readApplied(ctx: RequestContext): Promise<KObject> {
-  const bytes = await readBody(ctx.body);
+  const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
   if (bytes.length === 0) throw badRequest('the request body is empty: an applied configuration is required');
   const decoded = decodeYaml(bytes);
   const value = decoded.value;

@@ -15,6 +15,8 @@ export interface RequestContext {
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   readonly body: BodySource;
+  /** How long the body may take to arrive whole (readBody answers 408 after it). */
+  readonly bodyTimeoutMs: number;
   readonly out: Responder;
   readonly apiDomain: string;
   /** Resolves when the client goes away (watch streams stop then). */
