@@ -3,6 +3,7 @@
 import { revisionWaitersMax } from './limits.ts';
 import type { ApplyOutcome, LogEntry, SqliteStateMachine } from './sqlite-state-machine.ts';
 import { StorageError, type Revision } from './storage.ts';
+import { RevisionWaiters } from './revision-waiters.ts';
 import { WatchHub, type WatchBufferLimits } from './watch-hub.ts';
 
 /** What the Raft driver needs from a replica's state machine. */
@@ -17,13 +18,6 @@ export interface ReplicaStateMachine {
   restoreFrom(filePath: string): void;
 }
 
-interface RevisionWaiter {
-  readonly revision: number;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
-}
-
 interface RequestWaiter {
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
@@ -34,7 +28,7 @@ interface RequestWaiter {
 export class AppliedState implements ReplicaStateMachine {
   /** The replica's watch hub, fed by every apply. */
   readonly hub: WatchHub;
-  private waiters: RevisionWaiter[] = [];
+  private readonly waiters: RevisionWaiters;
   private requestWaiters = new Map<string, RequestWaiter>();
   private closed = false;
 
@@ -44,6 +38,7 @@ export class AppliedState implements ReplicaStateMachine {
     watchLimits?: Partial<WatchBufferLimits>,
   ) {
     this.hub = new WatchHub(machine, watchLimits);
+    this.waiters = new RevisionWaiters(machine.currentRevision());
   }
 
   appliedIndex(): number {
@@ -96,16 +91,16 @@ export class AppliedState implements ReplicaStateMachine {
   waitForRevision(rev: Revision, timeoutMs: number): Promise<void> {
     if (this.closed) return Promise.reject(new StorageError('Unavailable', 'storage is closed'));
     if (this.machine.currentRevision() >= rev) return Promise.resolve();
-    if (this.waiters.length >= revisionWaitersMax) {
+    if (this.waiters.size >= revisionWaitersMax) {
       return Promise.reject(new StorageError('Unavailable', `too many waiters for revisions (${revisionWaitersMax})`));
     }
+    // Applies wake the waiters as they go, so those up to the current revision were woken already.
+    this.waiters.wake(this.machine.currentRevision());
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new StorageError('RevisionTooLarge', `Too large resource version: ${rev}, current: ${this.machine.currentRevision()}`, this.machine.currentRevision()));
-      }, timeoutMs);
-      const waiter: RevisionWaiter = { revision: rev, resolve, reject, timer };
-      this.waiters.push(waiter);
+      this.waiters.add(rev, timeoutMs, { resolve, reject }, () => {
+        const current = this.machine.currentRevision();
+        return new StorageError('RevisionTooLarge', `Too large resource version: ${rev}, current: ${current}`, current);
+      });
     });
   }
 
@@ -115,11 +110,7 @@ export class AppliedState implements ReplicaStateMachine {
     this.closed = true;
     const error = new StorageError('Unavailable', 'storage is closed');
     this.hub.closeAll(error);
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.reject(error);
-    }
-    this.waiters = [];
+    this.waiters.rejectAll(error);
     for (const waiter of this.requestWaiters.values()) {
       clearTimeout(waiter.timer);
       waiter.reject(error);
@@ -142,17 +133,6 @@ export class AppliedState implements ReplicaStateMachine {
   }
 
   private wakeWaiters(): void {
-    if (this.waiters.length === 0) return;
-    const current = this.machine.currentRevision();
-    const still: RevisionWaiter[] = [];
-    for (const waiter of this.waiters) {
-      if (waiter.revision <= current) {
-        clearTimeout(waiter.timer);
-        waiter.resolve();
-      } else {
-        still.push(waiter);
-      }
-    }
-    this.waiters = still;
+    this.waiters.wake(this.machine.currentRevision());
   }
 }
