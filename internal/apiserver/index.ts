@@ -9,6 +9,7 @@ import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
 import type { HealthCheck } from './health.ts';
 import {
   bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
+  watchStallTimeoutMsDefault,
 } from './limits.ts';
 import { ApiMetrics } from './metrics.ts';
 import { OpenApiDocuments } from './openapi.ts';
@@ -35,6 +36,8 @@ export interface ApiServerOptions {
   readonly requestBodyTimeoutMs?: number;
   /** How long a connection may stay without a request or open stream (default limits.ts). */
   readonly idleConnectionTimeoutMs?: number;
+  /** How long a watch's client may take no data while events wait before it is dropped (default limits.ts). */
+  readonly watchStallTimeoutMs?: number;
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -127,6 +130,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     ...(namespaceStores ? { namespaceStores } : {}),
     adminToken: opts.adminToken,
     bodyTimeoutMs: opts.requestBodyTimeoutMs ?? requestBodyTimeoutMsDefault,
+    watchStallTimeoutMs: opts.watchStallTimeoutMs ?? watchStallTimeoutMsDefault,
     metrics: new ApiMetrics(opts.metricsRegistry),
     openapi: new OpenApiDocuments(registry),
     health: healthChecks(opts.storage, opts.healthChecks ?? {}, () => shuttingDown),

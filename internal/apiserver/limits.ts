@@ -12,6 +12,12 @@ export const http2StreamsPerConnectionMax = 100;
 /** A connection with no request (HTTP/1.1 keep-alive) or no open stream (HTTP/2) is closed after this long (kube-apiserver's IdleTimeout). */
 export const idleConnectionTimeoutMs = 90_000;
 
+/**
+ * A watch whose client takes no data for this long while events wait for it is dropped: what waits
+ * (its initial objects, its share of the store's queue) is held only that long for a stuck client.
+ */
+export const watchStallTimeoutMsDefault = 60_000;
+
 /** A watch ends after this long unless `timeoutSeconds` asks for less (clients re-watch). */
 export const watchTimeoutSecondsMax = 30 * 60;
 

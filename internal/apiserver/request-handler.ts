@@ -28,6 +28,8 @@ export interface HandlerDeps extends NonResourceDeps {
   readonly adminToken: string;
   /** How long a request body may take to arrive whole. */
   readonly bodyTimeoutMs: number;
+  /** How long a watch's client may take no data while events wait for it. */
+  readonly watchStallTimeoutMs: number;
   readonly metrics: ApiMetrics;
   /** Registers a listener called when the server shuts down (open watches end then); returns its removal. */
   readonly onShutdown: (listener: () => void) => () => void;
@@ -72,7 +74,7 @@ async function serveResource(deps: HandlerDeps, info: ResourceRequestInfo, req: 
   if (info.verb === 'create' && served.decl.namespaced && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
   if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
   await dispatchResource({
-    info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed,
+    info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, watchStallTimeoutMs: deps.watchStallTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed,
     ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}),
   });
 }

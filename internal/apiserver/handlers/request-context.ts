@@ -17,6 +17,8 @@ export interface RequestContext {
   readonly body: BodySource;
   /** How long the body may take to arrive whole (readBody answers 408 after it). */
   readonly bodyTimeoutMs: number;
+  /** How long a watch's client may take no data while events wait before it is dropped. */
+  readonly watchStallTimeoutMs: number;
   readonly out: Responder;
   readonly apiDomain: string;
   /** Resolves when the client goes away (watch streams stop then). */

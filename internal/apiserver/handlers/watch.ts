@@ -40,9 +40,10 @@ function encodedLine(ev: ApiWatchEvent): string {
 
 /**
  * Waits until `raw` drained what it buffered: true then; false when `over` fires first (the watch
- * ended, or the client left). `over` registers one listener for the whole watch, not one per wait.
+ * ended, or the client left) or the client took nothing for `stallMs`. `over` registers one listener
+ * for the whole watch, not one per wait.
  */
-function drainWaiter(raw: RawResponse, over: Promise<void>): () => Promise<boolean> {
+function drainWaiter(raw: RawResponse, over: Promise<void>, stallMs: number): () => Promise<boolean> {
   let isOver = false;
   let stopWaiting: (() => void) | null = null;
   void over.then(() => {
@@ -53,14 +54,17 @@ function drainWaiter(raw: RawResponse, over: Promise<void>): () => Promise<boole
     if (isOver) return resolve(false);
     const onDrain = (): void => {
       stopWaiting = null;
+      clearTimeout(stalled);
       resolve(true);
     };
     raw.once('drain', onDrain);
     stopWaiting = () => {
       stopWaiting = null;
+      clearTimeout(stalled);
       raw.off('drain', onDrain);
       resolve(false);
     };
+    const stalled = setTimeout(() => stopWaiting?.(), stallMs);
   });
 }
 
@@ -70,8 +74,9 @@ function drainWaiter(raw: RawResponse, over: Promise<void>): () => Promise<boole
  *
  * Nothing is written while the connection holds data the client has not taken: the store queues
  * the events meanwhile, within its per-watcher bound, and gives up on a watcher that falls further
- * behind. Such a client is dropped (its connection or stream ended at once, as kube-apiserver drops
- * an unresponsive watcher) instead of the server buffering every later event for it.
+ * behind. Such a client, or one that takes nothing for `watchStallTimeoutMs` (the initial objects
+ * of its watch wait for it too), is dropped: its connection or stream ended at once, as
+ * kube-apiserver drops an unresponsive watcher, instead of the server holding every later event.
  */
 export async function handleWatch(ctx: RequestContext): Promise<void> {
   const q = ctx.query;
@@ -89,7 +94,7 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
   const timer = setTimeout(() => watch.stop(), timeoutSeconds * 1000);
   void ctx.closed.then(() => watch.stop());
   const raw = ctx.out.raw;
-  const drained = drainWaiter(raw, Promise.race([watch.ended, ctx.closed]));
+  const drained = drainWaiter(raw, Promise.race([watch.ended, ctx.closed]), ctx.watchStallTimeoutMs);
   let dropped = false;
   ctx.out.startStream('application/json');
   try {

@@ -12,17 +12,24 @@ const protocols = ['http/1.1', 'h2'] as const satisfies readonly Protocol[];
 /** Large enough that a few of them fill every socket buffer on the way. */
 const valueBytes = 512 * 1024;
 
+/** What a stalled-watcher test changes: the server's stall timeout, and objects created before the watch opens. */
+interface StallSetup {
+  readonly stallMs?: number;
+  readonly before?: (s: TestServer) => Promise<void>;
+}
+
 /**
  * A server whose store queues at most `eventsMax` events for a watcher, and a watch on it that reads
  * nothing until `resume()`: a client that stalls.
  */
-async function withStalledWatcher(protocol: Protocol, eventsMax: number, body: (s: TestServer, stalled: RawWatch, resume: () => void) => Promise<void>): Promise<void> {
+async function withStalledWatcher(protocol: Protocol, eventsMax: number, body: (s: TestServer, stalled: RawWatch, resume: () => void) => Promise<void>, setup: StallSetup = {}): Promise<void> {
   const storage = await openLocalStorage({ dataDir: ':memory:', watchBufferEventsMax: eventsMax });
-  const s = await startTestServer({ storage });
+  const s = await startTestServer({ storage, ...(setup.stallMs === undefined ? {} : { watchStallTimeoutMs: setup.stallMs }) });
   const client = new RawClient(s.baseUrl, s.tls.cert, testToken, protocol);
   let resume!: () => void;
   const readAfter = new Promise<void>((resolve) => (resume = resolve));
   try {
+    await setup.before?.(s);
     const stalled = await client.watch(`${cmPath}?watch=1`, { readAfter });
     assert.equal(stalled.status, 200);
     await body(s, stalled, resume);
@@ -44,6 +51,8 @@ async function createBig(s: TestServer, names: readonly string[]): Promise<void>
 }
 
 const names = (prefix: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+/** The stall timeout of the server in the stall test. */
+const stallMs = 300;
 
 for (const protocol of protocols) {
   test(`a watcher that stops reading is dropped once 10 events behind instead of buffered without bound (${protocol})`, () =>
@@ -80,4 +89,17 @@ for (const protocol of protocols) {
       await s.client.call('POST', cmPath, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after' } } });
       assert.equal((await paused.next(1))[0]?.object.metadata?.name, 'after');
     }));
+}
+
+for (const protocol of protocols) {
+  test(`a watcher whose client takes nothing for the stall time is dropped, with no new event to overflow the store's queue (${protocol})`, () =>
+    withStalledWatcher(protocol, 1000, async (_, stalled, resume) => {
+      // Its initial objects (20 x 512 KiB) wait for it: more than the sockets on the way hold. Ten
+      // times the stall time later the client reads again, and finds its watch already ended.
+      await new Promise((r) => setTimeout(r, 10 * stallMs));
+      resume();
+      const outcome = await Promise.race([stalled.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still open'), 10_000))]);
+      assert.equal(outcome, 'ended', 'the stalled watcher was not dropped');
+      assert.ok(stalled.events.length < 20, `received all ${stalled.events.length} initial events`);
+    }, { stallMs, before: (s) => createBig(s, names('initial', 20)) }));
 }
