@@ -2,7 +2,7 @@ import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import type { Document, Scalar } from 'yaml';
 import { badRequest, StatusError } from '../registry/errors/status-error.ts';
 import { findDuplicateKeys } from './json-duplicates.ts';
-import { fieldProblemsNamedMax, requestBodyBytesMax } from './limits.ts';
+import { fieldProblemsNamedMax, requestBodyBytesMax, warningCharsMax } from './limits.ts';
 
 /** A readable request body. */
 export interface BodySource extends AsyncIterable<unknown> {
@@ -10,9 +10,15 @@ export interface BodySource extends AsyncIterable<unknown> {
 }
 
 /**
+ * A body refused before it was read whole (413, 408): its exchange ends with the answer, as the rest
+ * of the body would otherwise be taken for the next request (HTTP/1.1) or keep the stream open (HTTP/2).
+ */
+export class BodyRefusedError extends StatusError {}
+
+/**
  * Reads the whole body; 413 as soon as it exceeds the limit (by header or by bytes read), 408 when it
  * has not arrived whole within `timeoutMs`: a client sending a body slowly, or not at all, must not
- * hold what it sent so far for ever. The answer then ends the exchange (HTTP/2 resets the stream).
+ * hold what it sent so far for ever. Both are BodyRefusedError.
  */
 export async function readBody(req: BodySource, timeoutMs: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
@@ -21,7 +27,7 @@ export async function readBody(req: BodySource, timeoutMs: number): Promise<Buff
   let total = 0;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StatusError(408, 'Timeout', `the request body did not arrive within ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(() => reject(new BodyRefusedError(408, 'Timeout', `the request body did not arrive within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   const chunksIn = req[Symbol.asyncIterator]();
   try {
@@ -41,7 +47,7 @@ export async function readBody(req: BodySource, timeoutMs: number): Promise<Buff
 }
 
 function tooLarge(): StatusError {
-  return new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${requestBodyBytesMax}`);
+  return new BodyRefusedError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${requestBodyBytesMax}`);
 }
 
 /** A decoded body with the duplicate keys the decoder saw. */
@@ -62,7 +68,7 @@ export function decodeJson(bytes: Buffer): DecodedBody {
   } catch (err) {
     throw badRequest(`error decoding request body: invalid JSON: ${(err as Error).message}`);
   }
-  const { paths, count } = findDuplicateKeys(text, fieldProblemsNamedMax);
+  const { paths, count } = findDuplicateKeys(text, fieldProblemsNamedMax, warningCharsMax);
   return { value, duplicates: paths, duplicateCount: count };
 }
 

@@ -6,9 +6,12 @@
 
 type Frame = { kind: 'object'; keys: Set<string>; key: string | null; expectingKey: boolean } | { kind: 'array'; index: number };
 
-function pathOf(stack: readonly Frame[]): string {
+/** The path of the innermost frame's parent, built from the root and cut once longer than `charsMax` (a body may nest its whole size deep). */
+function pathOf(stack: readonly Frame[], charsMax: number): string {
   let path = '';
-  for (const f of stack.slice(0, -1)) {
+  for (let i = 0; i < stack.length - 1; i++) {
+    if (path.length > charsMax) return `${path}...`;
+    const f = stack[i] as Frame;
     if (f.kind === 'object') path = path === '' ? (f.key ?? '') : `${path}.${f.key ?? ''}`;
     else path = `${path}[${f.index}]`;
   }
@@ -29,8 +32,11 @@ export interface DuplicateKeys {
   readonly count: number;
 }
 
-/** The duplicated keys of JSON text; only the first `namedMax` get their path built (each costs the nesting depth). */
-export function findDuplicateKeys(text: string, namedMax: number): DuplicateKeys {
+/**
+ * The duplicated keys of JSON text; only the first `namedMax` get their path built, each cut after
+ * `pathCharsMax` characters.
+ */
+export function findDuplicateKeys(text: string, namedMax: number, pathCharsMax = Number.POSITIVE_INFINITY): DuplicateKeys {
   const duplicates: string[] = [];
   let count = 0;
   const stack: Frame[] = [];
@@ -48,7 +54,7 @@ export function findDuplicateKeys(text: string, namedMax: number): DuplicateKeys
       if (top?.kind === 'object' && top.expectingKey) {
         const key = JSON.parse(text.slice(i, end + 1)) as string;
         if (top.keys.has(key) && count++ < namedMax) {
-          const parent = pathOf(stack);
+          const parent = pathOf(stack, pathCharsMax);
           duplicates.push(parent === '' ? key : `${parent}.${key}`);
         }
         top.keys.add(key);

@@ -13,8 +13,9 @@ export const http2StreamsPerConnectionMax = 100;
 export const idleConnectionTimeoutMs = 90_000;
 
 /**
- * A watch whose client takes no data for this long while events wait for it is dropped: what waits
- * (its initial objects, its share of the store's queue) is held only that long for a stuck client.
+ * A watch whose client takes nothing of a piece written to it (at most 64 KiB) for this long is
+ * dropped: what waits for it (its initial objects, its share of the store's queue) is held only
+ * that long for a stuck client, however slowly a reading one goes.
  */
 export const watchStallTimeoutMsDefault = 60_000;
 

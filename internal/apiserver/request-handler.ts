@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { constants } from 'node:http2';
 import { internalError, StatusError } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import type { NamespaceStores } from '../registry/core/namespace-deletion.ts';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
-import type { BodySource } from './body.ts';
+import { BodyRefusedError, type BodySource } from './body.ts';
 import { authenticate } from './filters/authentication.ts';
 import { dispatchResource, methodNotAllowed, pathNotFound } from './handlers/dispatch.ts';
 import { checkNamespaceAcceptsObjects, checkNamespaceDeletable } from './handlers/namespace-lifecycle.ts';
@@ -79,6 +80,17 @@ async function serveResource(deps: HandlerDeps, info: ResourceRequestInfo, req: 
   });
 }
 
+/**
+ * Ends the exchange of a request whose body was not read whole once its answer is out: HTTP/1.1
+ * closes the connection (what follows on it is the rest of that body), HTTP/2 cancels the stream.
+ */
+function endExchangeAfterAnswer(res: RawResponse): void {
+  const stream = res.stream;
+  if (stream === undefined) res.setHeader('Connection', 'close');
+  // The stream's own 'finish' (its side sent); the compat response's comes only once the stream closed.
+  else stream.once('finish', () => stream.close(constants.NGHTTP2_CANCEL));
+}
+
 /** Serves one HTTP request end to end: authentication, routing, handlers, errors, metrics. */
 export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: RawResponse): Promise<void> {
   const started = process.hrtime.bigint();
@@ -103,6 +115,7 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     }
   } catch (err) {
     if (!(err instanceof StatusError)) deps.log(`unexpected error serving ${method} ${url.pathname}`, err);
+    if (err instanceof BodyRefusedError) endExchangeAfterAnswer(res);
     out.sendError(err instanceof StatusError ? err : internalError('an unexpected error happened; see the server log'));
   } finally {
     unsubscribe();

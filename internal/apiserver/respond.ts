@@ -18,6 +18,8 @@ export interface RawResponse {
   /** Ends the response at once, buffered data included (HTTP/1.1: the connection; HTTP/2: the stream). */
   destroy(): unknown;
   flushHeaders?(): void;
+  /** The HTTP/2 stream (HTTP/2 only). */
+  readonly stream?: { close(code?: number): void; once(event: 'finish', listener: () => void): unknown };
 }
 
 /** `text` cut to `max` characters, ending in "..." when cut. */

@@ -3,7 +3,7 @@ import type { KObject } from '../../registry/schema/declaration.ts';
 import { toCauses } from '../../registry/schema/field-errors.ts';
 import { checkSchema, missingRequired, objectSchema } from '../../registry/schema/schema-check.ts';
 import { decodeJson, decodeYaml, readBody, type DecodedBody } from '../body.ts';
-import { fieldProblemsNamedMax } from '../limits.ts';
+import { fieldProblemsNamedMax, warningsMax } from '../limits.ts';
 import { mediaType, unsupportedMediaType } from '../negotiation.ts';
 import { elide } from '../respond.ts';
 import { fieldValidationOf, type RequestContext } from './request-context.ts';
@@ -51,16 +51,23 @@ export function checkObject(ctx: RequestContext, decoded: DecodedBody): KObject 
   const mode = fieldValidationOf(ctx.query);
   const schema = objectSchema(ctx.served.decl);
   const result = checkSchema(kobj, schema, mode !== 'Strict');
-  const named = [...result.unknownFields.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)]
-    .slice(0, fieldProblemsNamedMax).map((p) => elide(p));
-  const unnamed = result.unknownFields.length + decoded.duplicateCount - named.length;
-  const problems = unnamed > 0 ? [...named, `and ${unnamed} more unknown or duplicate fields`] : named;
-  if (mode === 'Strict' && problems.length > 0) throw badRequest(`strict decoding error: ${problems.join(', ')}`, named.map((p) => ({ reason: 'FieldValueInvalid', message: p })));
-  if (mode === 'Warn') for (const p of problems) ctx.out.warn(p);
+  const all = [...result.unknownFields.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)];
+  const total = result.unknownFields.length + decoded.duplicateCount;
+  if (mode === 'Strict' && total > 0) {
+    const named = all.slice(0, fieldProblemsNamedMax).map((p) => elide(p));
+    throw badRequest(`strict decoding error: ${withCount(named, total).join(', ')}`, named.map((p) => ({ reason: 'FieldValueInvalid', message: p })));
+  }
+  // The count takes the last of the warnings a response may carry.
+  if (mode === 'Warn') for (const p of withCount(all.slice(0, total > warningsMax ? warningsMax - 1 : warningsMax), total)) ctx.out.warn(p);
   const name = kobj.metadata.name ?? '';
   const errors = [...result.typeErrors, ...missingRequired(kobj, schema).map((f) => ({ type: 'FieldValueRequired' as const, field: f, message: 'Required value' }))];
   if (errors.length > 0) throw invalid(ctx.served.decl.kind, ctx.served.group, typeof name === 'string' ? name : '', toCauses(errors));
   return kobj;
+}
+
+/** `named` problems, then how many of `total` they leave out. */
+function withCount(named: readonly string[], total: number): string[] {
+  return total > named.length ? [...named, `and ${total - named.length} more unknown or duplicate fields`] : [...named];
 }
 
 /** Reads, decodes and checks the object of a POST or PUT. */

@@ -3,7 +3,7 @@ import type { KObject } from '../../registry/schema/declaration.ts';
 import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
 import { watchTimeoutSecondsDefault, watchTimeoutSecondsMax } from '../limits.ts';
 import { intParam, type RequestContext } from './request-context.ts';
-import type { RawResponse } from '../respond.ts';
+import { WatchWriter } from './watch-writer.ts';
 import { badRequest } from '../../registry/errors/status-error.ts';
 
 /** The event in the negotiated view: objects become one-row Tables (headers only in the first). */
@@ -29,54 +29,26 @@ function plainView(ctx: RequestContext): boolean {
   return format === 'json' || format === 'yaml';
 }
 
-// One change reaches every watcher as the same (immutable) object, so its line is encoded once.
-const encodedLines = new WeakMap<object, Partial<Record<ApiWatchEvent['type'], string>>>();
+// One change reaches every watcher as the same (immutable) object, so its line is encoded once,
+// to the bytes every watcher's connection is given.
+const encodedLines = new WeakMap<object, Partial<Record<ApiWatchEvent['type'], Buffer>>>();
 
-function encodedLine(ev: ApiWatchEvent): string {
+function encodedLine(ev: ApiWatchEvent): Buffer {
   let byType = encodedLines.get(ev.object);
   if (byType === undefined) encodedLines.set(ev.object, (byType = {}));
-  return (byType[ev.type] ??= `${JSON.stringify(ev)}\n`);
-}
-
-/**
- * Waits until `raw` drained what it buffered: true then; false when `over` fires first (the watch
- * ended, or the client left) or the client took nothing for `stallMs`. `over` registers one listener
- * for the whole watch, not one per wait.
- */
-function drainWaiter(raw: RawResponse, over: Promise<void>, stallMs: number): () => Promise<boolean> {
-  let isOver = false;
-  let stopWaiting: (() => void) | null = null;
-  void over.then(() => {
-    isOver = true;
-    stopWaiting?.();
-  });
-  return () => new Promise<boolean>((resolve) => {
-    if (isOver) return resolve(false);
-    const onDrain = (): void => {
-      stopWaiting = null;
-      clearTimeout(stalled);
-      resolve(true);
-    };
-    raw.once('drain', onDrain);
-    stopWaiting = () => {
-      stopWaiting = null;
-      clearTimeout(stalled);
-      raw.off('drain', onDrain);
-      resolve(false);
-    };
-    const stalled = setTimeout(() => stopWaiting?.(), stallMs);
-  });
+  return (byType[ev.type] ??= Buffer.from(`${JSON.stringify(ev)}\n`));
 }
 
 /**
  * A watch: a chunked stream of `{type, object}` JSON documents, one per line, until the client
  * leaves, `timeoutSeconds` passes or the store ends the watch (an ERROR event).
  *
- * Nothing is written while the connection holds data the client has not taken: the store queues
- * the events meanwhile, within its per-watcher bound, and gives up on a watcher that falls further
- * behind. Such a client, or one that takes nothing for `watchStallTimeoutMs` (the initial objects
- * of its watch wait for it too), is dropped: its connection or stream ended at once, as
- * kube-apiserver drops an unresponsive watcher, instead of the server holding every later event.
+ * Nothing is written while the connection holds data the client has not taken (WatchWriter): the
+ * store queues the events meanwhile, within its per-watcher bound, and gives up on a watcher that
+ * falls further behind. Such a client, or one that takes nothing for `watchStallTimeoutMs` (the
+ * initial objects of its watch wait for it too), is dropped: its connection or stream ended at once,
+ * instead of the server holding every later event. When the handler itself ends the watch
+ * (`timeoutSeconds`, shutdown), what is under way still goes out and the stream ends normally.
  */
 export async function handleWatch(ctx: RequestContext): Promise<void> {
   const q = ctx.query;
@@ -91,22 +63,26 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
     ...sendInitialEventsParam(q.get('sendInitialEvents')),
   });
   const timeoutSeconds = Math.min(intParam(q, 'timeoutSeconds') ?? watchTimeoutSecondsDefault, watchTimeoutSecondsMax);
-  const timer = setTimeout(() => watch.stop(), timeoutSeconds * 1000);
-  void ctx.closed.then(() => watch.stop());
+  let stopping = false;
+  const stop = (): void => {
+    stopping = true;
+    watch.stop();
+  };
+  const timer = setTimeout(stop, timeoutSeconds * 1000);
+  void ctx.closed.then(stop);
   const raw = ctx.out.raw;
-  const drained = drainWaiter(raw, Promise.race([watch.ended, ctx.closed]), ctx.watchStallTimeoutMs);
+  const clientLeft = new Promise<void>((resolve) => raw.on('close', resolve));
+  // Only the store ending the watch (its client fell too far behind) gives up on a stalled client.
+  const storeGaveUp = watch.ended.then(() => (stopping ? new Promise<void>(() => undefined) : undefined));
+  const writer = new WatchWriter(raw, Promise.race([storeGaveUp, clientLeft]), ctx.watchStallTimeoutMs);
   let dropped = false;
   ctx.out.startStream('application/json');
   try {
     let first = true;
     for await (const ev of watch.events) {
-      const taken = raw.write(plainView(ctx) ? encodedLine(ev) : `${JSON.stringify(viewOf(ctx, ev, first))}\n`);
+      dropped = !(await writer.write(plainView(ctx) ? encodedLine(ev) : `${JSON.stringify(viewOf(ctx, ev, first))}\n`));
       first = false;
-      if (ev.type === 'ERROR') break;
-      if (!taken && !(await drained())) {
-        dropped = true;
-        break;
-      }
+      if (dropped || ev.type === 'ERROR') break;
     }
   } finally {
     clearTimeout(timer);

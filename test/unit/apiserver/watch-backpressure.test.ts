@@ -3,6 +3,7 @@
 // watcher is dropped once it falls that far behind, as kube-apiserver drops an unresponsive one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect, constants, type ClientHttp2Stream } from 'node:http2';
 import { openLocalStorage } from '../../../internal/storage/open-local-storage.ts';
 import { RawClient, type Protocol, type RawWatch } from '../../support/raw-client.ts';
 import { startTestServer, testToken, type TestServer } from './harness.ts';
@@ -103,3 +104,60 @@ for (const protocol of protocols) {
       assert.ok(stalled.events.length < 20, `received all ${stalled.events.length} initial events`);
     }, { stallMs, before: (s) => createBig(s, names('initial', 20)) }));
 }
+
+/** An HTTP/2 watch read at a steady pace: at most 64 KiB every `everyMs`. */
+async function pacedWatch(s: TestServer, query: string, everyMs: number): Promise<{ stream: ClientHttp2Stream; received: () => Buffer; stop(): void }> {
+  const session = connect(s.baseUrl, { ca: s.tls.cert });
+  session.on('error', () => undefined);
+  const stream = session.request({ [constants.HTTP2_HEADER_PATH]: `${cmPath}?${query}`, authorization: `Bearer ${testToken}` });
+  stream.on('error', () => undefined);
+  stream.pause();
+  const chunks: Buffer[] = [];
+  const pace = setInterval(() => {
+    let taken = 0;
+    for (let chunk: Buffer | null; taken < 64 * 1024 && (chunk = stream.read() as Buffer | null) !== null;) {
+      chunks.push(chunk);
+      taken += chunk.length;
+    }
+  }, everyMs);
+  return {
+    stream,
+    received: () => Buffer.concat(chunks),
+    stop: () => {
+      clearInterval(pace);
+      session.destroy();
+    },
+  };
+}
+
+test('a client reading a large event slowly but steadily is not dropped: the stall time counts per piece', { timeout: 30_000 }, () =>
+  withStalledWatcher('h2', 1000, async (s, _, resume) => {
+    resume();
+    await createBig(s, ['large']); // 512 KiB: eight pieces, read one per 150 ms
+    const paced = await pacedWatch(s, 'watch=1&resourceVersion=0', 150);
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!paced.received().includes(0x0a) && !paced.stream.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(paced.stream.closed, false, 'the watch was dropped');
+      const line = paced.received().toString('utf8');
+      assert.equal((JSON.parse(line.slice(0, line.indexOf('\n'))) as { object: { metadata: { name: string } } }).object.metadata.name, 'large');
+    } finally {
+      paced.stop();
+    }
+  }, { stallMs: 500 }));
+
+test('a watch whose timeoutSeconds passes while a large event is under way ends normally, the event whole', { timeout: 30_000 }, () =>
+  withStalledWatcher('h2', 1000, async (s, _, resume) => {
+    resume();
+    await createBig(s, ['large']);
+    const paced = await pacedWatch(s, 'watch=1&resourceVersion=0&timeoutSeconds=1', 250);
+    try {
+      const outcome = await Promise.race([new Promise((r) => paced.stream.once('close', () => r('closed'))), new Promise((r) => setTimeout(() => r('still open'), 20_000))]);
+      assert.equal(outcome, 'closed');
+      assert.equal(paced.stream.rstCode, constants.NGHTTP2_NO_ERROR);
+      const lines = paced.received().toString('utf8').split('\n').filter((l) => l !== '');
+      assert.deepEqual(lines.map((l) => (JSON.parse(l) as { object: { metadata: { name: string } } }).object.metadata.name), ['large']);
+    } finally {
+      paced.stop();
+    }
+  }));

@@ -65,6 +65,10 @@ test('past the named ones, duplicate YAML keys are only counted', () => {
   assert.equal(decoded.duplicateCount, 499);
 });
 
+test('a duplicate JSON key deep in the nesting gets its path cut, not built in full', () => {
+  assert.deepEqual(findDuplicateKeys('{"a":{"a":{"a":{"b":1,"b":2}}}}', 10, 2), { paths: ['a.a....b'], count: 1 });
+});
+
 test('past the named ones, duplicate JSON keys are only counted', () => {
   assert.deepEqual(findDuplicateKeys('{"m":{"a":1,"a":2,"a":3,"a":4}}', 2), { paths: ['m.a', 'm.a'], count: 3 });
 });
