@@ -50,20 +50,20 @@ const reportedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PU
  * The labels of a request's metrics. Every value comes from a bounded set: a client choosing its
  * method or the path of a resource that does not exist must not add a series per request.
  */
-function metricLabels(registry: ResourceRegistry, info: ResourceRequestInfo | null, method: string) {
+function metricLabels(info: ResourceRequestInfo | null, served: ServedResource | undefined, method: string) {
   const methodVerb = reportedMethods.has(method) ? method : 'other';
   const unknown = { group: '', version: '', resource: '', subresource: '' };
   if (!info) return { verb: methodVerb, ...unknown };
   const verb = info.verb === 'list' ? 'LIST' : info.verb === 'watch' ? 'WATCH' : methodVerb;
-  const served = registry.find(info.group, info.version, info.resource);
   if (!served) return { verb, ...unknown };
   const sub = info.subresource;
   const subresource = sub !== undefined && Object.hasOwn(served.decl.subresources ?? {}, sub) ? sub : '';
   return { verb, group: info.group, version: info.version, resource: info.resource, subresource };
 }
 
-async function serveResource(deps: HandlerDeps, info: ResourceRequestInfo, req: RawRequest, out: Responder, query: URLSearchParams, closed: Promise<void>): Promise<void> {
-  const served = deps.registry.find(info.group, info.version, info.resource);
+async function serveResource(
+  deps: HandlerDeps, info: ResourceRequestInfo, served: ServedResource | undefined, req: RawRequest, out: Responder, query: URLSearchParams, closed: Promise<void>,
+): Promise<void> {
   const store = served && deps.stores.get(served);
   if (!served || !store) throw pathNotFound();
   const resourceInfo: ResourceRequestInfo = !served.decl.namespaced && info.resource === 'namespaces' ? { ...info, namespace: undefined } : info;
@@ -104,6 +104,7 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     unsubscribe = deps.onShutdown(resolve);
   });
   let info: ResourceRequestInfo | null = null;
+  let served: ServedResource | undefined;
   try {
     authenticate(url.pathname, req.headers.authorization, deps.adminToken);
     const parsed = parseRequestInfo(method, url.pathname, query);
@@ -111,7 +112,8 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     if (parsed.kind === 'non-resource') await serveNonResource(deps, method, url.pathname, query, req.headers.accept, out);
     else {
       info = parsed;
-      await serveResource(deps, parsed, req, out, query, closed);
+      served = deps.registry.find(parsed.group, parsed.version, parsed.resource);
+      await serveResource(deps, parsed, served, req, out, query, closed);
     }
   } catch (err) {
     if (!(err instanceof StatusError)) deps.log(`unexpected error serving ${method} ${url.pathname}`, err);
@@ -120,6 +122,6 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   } finally {
     unsubscribe();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    deps.metrics.observe(metricLabels(deps.registry, info, method), res.statusCode, seconds);
+    deps.metrics.observe(metricLabels(info, served, method), res.statusCode, seconds);
   }
 }

@@ -92,10 +92,10 @@ export interface WatchOptions {
 export interface Watcher extends AsyncIterable<WatchEvent> {
   stop(): void;
   /**
-   * Settles (never rejects) once the watch is over: stopped, or closed by the store. A consumer that
-   * stopped iterating for a while (its own client is slow) learns this way that the store gave up.
+   * Settles (never rejects) once the watch is over: with the error the store closed it with, or null
+   * after `stop()`. A consumer that has not iterated for a while learns this way that the store gave up.
    */
-  readonly ended: Promise<void>;
+  readonly ended: Promise<StorageError | null>;
 }
 
 /** The storage used by the API's registry. All methods are safe to call concurrently. */

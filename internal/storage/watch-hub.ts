@@ -79,8 +79,8 @@ class HubWatcher implements Watcher {
   private readonly timer: NodeJS.Timeout | null = null;
   /** Whether anything was queued since the last progress tick (a quiet watcher still gets progress). */
   private queuedSinceTick = false;
-  private markEnded!: () => void;
-  readonly ended = new Promise<void>((resolve) => (this.markEnded = resolve));
+  private markEnded!: (error: StorageError | null) => void;
+  readonly ended = new Promise<StorageError | null>((resolve) => (this.markEnded = resolve));
 
   constructor(
     private readonly source: HistorySource,
@@ -123,7 +123,7 @@ class HubWatcher implements Watcher {
     if (this.timer !== null) clearInterval(this.timer);
     this.unregister();
     this.notify();
-    this.markEnded();
+    this.markEnded(error);
   }
 
   stop(): void {

@@ -63,18 +63,12 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
     ...sendInitialEventsParam(q.get('sendInitialEvents')),
   });
   const timeoutSeconds = Math.min(intParam(q, 'timeoutSeconds') ?? watchTimeoutSecondsDefault, watchTimeoutSecondsMax);
-  let stopping = false;
-  const stop = (): void => {
-    stopping = true;
-    watch.stop();
-  };
-  const timer = setTimeout(stop, timeoutSeconds * 1000);
-  void ctx.closed.then(stop);
+  const timer = setTimeout(() => watch.stop(), timeoutSeconds * 1000);
+  void ctx.closed.then(() => watch.stop());
   const raw = ctx.out.raw;
+  // Not ctx.closed: a shutdown stops the watch, which then ends normally once what is under way is out.
   const clientLeft = new Promise<void>((resolve) => raw.on('close', resolve));
-  // Only the store ending the watch (its client fell too far behind) gives up on a stalled client.
-  const storeGaveUp = watch.ended.then(() => (stopping ? new Promise<void>(() => undefined) : undefined));
-  const writer = new WatchWriter(raw, Promise.race([storeGaveUp, clientLeft]), ctx.watchStallTimeoutMs);
+  const writer = new WatchWriter(raw, Promise.race([watch.givenUp, clientLeft]), ctx.watchStallTimeoutMs);
   let dropped = false;
   ctx.out.startStream('application/json');
   try {

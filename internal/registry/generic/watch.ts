@@ -33,8 +33,11 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 export interface ApiWatch {
   readonly events: AsyncIterable<ApiWatchEvent>;
   stop(): void;
-  /** Settles once the watch is over (stopped, or closed by the store), whether or not `events` is being read. */
-  readonly ended: Promise<void>;
+  /**
+   * Settles when the store closes the watch (it fell too far behind, its history went away), whether
+   * or not `events` is being read; never after `stop()`.
+   */
+  readonly givenUp: Promise<void>;
 }
 
 /** The objects of one change, decoded once and shared by every watcher that receives it. */
@@ -106,7 +109,7 @@ function tooOldWatch(store: GenericStore, after: Revision): ApiWatch {
   async function* events(): AsyncGenerator<ApiWatchEvent> {
     yield { type: 'ERROR', object: { ...status } };
   }
-  return { events: events(), stop: () => undefined, ended: Promise.resolve() };
+  return { events: events(), stop: () => undefined, givenUp: Promise.resolve() };
 }
 
 /**
@@ -152,5 +155,6 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
       yield { type: 'ERROR', object: { ...toStatusError(err, store.gr, '').toStatus() } };
     }
   }
-  return { events: events(), stop: () => watcher.stop(), ended: watcher.ended };
+  const givenUp = watcher.ended.then((error) => (error === null ? new Promise<void>(() => undefined) : undefined));
+  return { events: events(), stop: () => watcher.stop(), givenUp };
 }

@@ -76,8 +76,8 @@ export class FakeStorage implements Storage {
     const queue: WatchEvent[] = this.history.filter((h) => h.rev > options.afterRevision && h.key.startsWith(options.prefix)).map((h) => h.event);
     let wake: (() => void) | null = null;
     let stopped = false;
-    let markEnded!: () => void;
-    const ended = new Promise<void>((resolve) => (markEnded = resolve));
+    let markEnded!: (error: null) => void;
+    const ended = new Promise<null>((resolve) => (markEnded = resolve));
     const listener = (h: HistoryEntry) => {
       if (!h.key.startsWith(options.prefix)) return;
       queue.push(h.event);
@@ -88,7 +88,7 @@ export class FakeStorage implements Storage {
       stopped = true;
       this.listeners.delete(listener);
       wake?.();
-      markEnded();
+      markEnded(null);
     };
     async function* iterate(): AsyncGenerator<WatchEvent> {
       while (!stopped) {
