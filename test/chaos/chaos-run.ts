@@ -40,6 +40,8 @@ export interface ChaosRunResult {
   readonly history: readonly Operation[];
   readonly watchLogs: readonly WatchLog[];
   readonly verdict: Verdict;
+  /** How long judging took, and the harness process's peak resident memory by then. */
+  readonly check: { readonly elapsedMs: number; readonly peakRssMiB: number };
 }
 
 /** Runs the whole experiment; every process and proxy it started is gone when it settles. */
@@ -72,14 +74,19 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosRunResult
     await cluster.cluster.waitReady(undefined, 90_000);
 
     const finalLists = await listEveryReplica(cluster);
-    const lastRv = Math.max(...history.operations.map((op) => op.output?.resourceVersion ?? 0), ...[...finalLists.values()].flat().map((i) => i.resourceVersion));
+    // A loop, not a spread: an hour's history is millions of operations, past any call's argument limit.
+    let lastRv = 0;
+    for (const op of history.operations) lastRv = Math.max(lastRv, op.output?.resourceVersion ?? 0);
+    for (const items of finalLists.values()) for (const item of items) lastRv = Math.max(lastRv, item.resourceVersion);
     const caughtUp = await waitUntil(() => watchers.every((w) => w.lastResourceVersion() >= lastRv), 60_000, 200);
     if (!caughtUp) log(`watchers did not reach revision ${lastRv}: ${watchers.map((w) => `${w.log.watcher}@${w.lastResourceVersion()}`).join(', ')}`);
     const stopped = watchers.splice(0);
     await Promise.all(stopped.map((w) => w.stop()));
     const logs = stopped.map((w) => w.log);
     log(`checking ${history.operations.length} operations and ${logs.length} watch logs`);
+    const checkStarted = performance.now();
     const verdict = judge({ history: history.operations, watchLogs: logs, finalLists });
+    const check = { elapsedMs: Math.round(performance.now() - checkStarted), peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) };
     const outcomes = { ok: 0, fail: 0, unknown: 0 };
     const failCodes: Record<string, number> = {};
     for (const op of history.operations) {
@@ -87,7 +94,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosRunResult
       if (op.outcome === 'fail') failCodes[String(op.output?.code ?? 'none')] = (failCodes[String(op.output?.code ?? 'none')] ?? 0) + 1;
     }
     const watchEvents = logs.reduce((n, l) => n + l.segments.reduce((m, s) => m + s.events.length, 0), 0);
-    return { seed: options.seed, operations: history.operations.length, outcomes, watchEvents, failCodes, nemesis: report, history: history.operations, watchLogs: logs, verdict };
+    return { seed: options.seed, operations: history.operations.length, outcomes, watchEvents, failCodes, nemesis: report, history: history.operations, watchLogs: logs, verdict, check };
   } finally {
     await Promise.all(watchers.map((w) => w.stop().catch(() => undefined)));
     await cluster.close();
@@ -127,14 +134,18 @@ async function listEveryReplica(cluster: ChaosCluster): Promise<Map<string, Vers
   return lists;
 }
 
+/** Violations printed in full at the end of a run; the rest are counted (all are in the dump file). */
+const violationsShown = 50;
+
 /** The lines a person reads at the end of a run. */
 export function describeResult(result: ChaosRunResult): string[] {
   const writes = result.nemesis.windows.map((w) => w.writeMs).filter((v): v is number => v !== null);
   const reads = result.nemesis.windows.map((w) => w.readMs).filter((v): v is number => v !== null);
-  const stats = (values: number[]): string => `p50 ${percentile(values, 50) ?? '-'} ms, p99 ${percentile(values, 99) ?? '-'} ms, max ${values.length === 0 ? '-' : Math.max(...values)} ms`;
+  const stats = (values: number[]): string => `p50 ${percentile(values, 50) ?? '-'} ms, p99 ${percentile(values, 99) ?? '-'} ms, max ${percentile(values, 100) ?? '-'} ms`;
   const kinds = new Map<string, number>();
   for (const f of result.nemesis.faults) kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
   const missed = result.nemesis.windows.filter((w) => w.writeMs === null || w.readMs === null).length;
+  const hidden = result.verdict.violations.length - violationsShown;
   return [
     `seed ${result.seed}`,
     `operations ${result.operations} (ok ${result.outcomes.ok}, fail ${result.outcomes.fail} [${Object.entries(result.failCodes).map(([c, n]) => `${c}: ${n}`).join(', ')}], unknown ${result.outcomes.unknown}); watch events ${result.watchEvents}`,
@@ -142,9 +153,12 @@ export function describeResult(result: ChaosRunResult): string[] {
     `leader kills measured ${result.nemesis.windows.length}${missed > 0 ? ` (${missed} without a success within the deadline)` : ''}`,
     `unavailability after leader SIGKILL, first write: ${stats(writes)}`,
     `unavailability after leader SIGKILL, first consistent read: ${stats(reads)}`,
+    ...result.verdict.checkers.map((c) => `checker ${c.checker}: ${c.status}, ${c.violations} violations; ${c.scope}; ${c.elapsedMs} ms`),
+    `checks took ${result.check.elapsedMs} ms; harness peak RSS ${result.check.peakRssMiB} MiB`,
     `linearizability: ${result.verdict.linearizability}`,
     ...result.verdict.notes.map((n) => `note: ${n}`),
     `violations: ${result.verdict.violations.length}`,
-    ...result.verdict.violations.map((v) => `VIOLATION ${v}`),
+    ...result.verdict.violations.slice(0, violationsShown).map((v) => `VIOLATION ${v}`),
+    ...(hidden > 0 ? [`... and ${hidden} more violations`] : []),
   ];
 }

@@ -13,28 +13,60 @@ export interface VerdictInput {
   readonly stepsMaxPerKey?: number;
 }
 
+/** What one checker concluded, what it looked at and how long it took. */
+export interface CheckerVerdict {
+  readonly checker: 'linearizability' | 'watch guarantees' | 'replica agreement' | 'acknowledged writes kept';
+  readonly status: 'ok' | 'violation' | 'unknown';
+  readonly violations: number;
+  /** What was checked, for the summary (e.g. "30 keys, 1,204,311 operations"). */
+  readonly scope: string;
+  readonly elapsedMs: number;
+}
+
 /** The verdict: violations fail the run; notes (such as an exhausted search budget) do not. */
 export interface Verdict {
   readonly violations: readonly string[];
   readonly notes: readonly string[];
   readonly linearizability: 'ok' | 'violation' | 'unknown';
+  readonly checkers: readonly CheckerVerdict[];
 }
 
 /** Runs every check over a run's records. */
 export function judge(input: VerdictInput): Verdict {
   const violations: string[] = [];
   const notes: string[] = [];
-  const lin = checkLinearizability(input.history, input.stepsMaxPerKey === undefined ? {} : { stepsMaxPerKey: input.stepsMaxPerKey });
+  const checkers: CheckerVerdict[] = [];
+  const timed = <T>(run: () => T): [T, number] => {
+    const started = performance.now();
+    const result = run();
+    return [result, Math.round(performance.now() - started)];
+  };
+  const verdictOf = (checker: CheckerVerdict['checker'], found: readonly string[], scope: string, elapsedMs: number): void => {
+    for (const v of found) violations.push(v);
+    checkers.push({ checker, status: found.length > 0 ? 'violation' : 'ok', violations: found.length, scope, elapsedMs });
+  };
+
+  const [lin, linMs] = timed(() => checkLinearizability(input.history, input.stepsMaxPerKey === undefined ? {} : { stepsMaxPerKey: input.stepsMaxPerKey }));
   for (const v of lin.violations) violations.push(`linearizability: ${v.explanation ?? v.key}`);
   for (const k of lin.keys) if (k.status === 'unknown') notes.push(`linearizability of key ${k.key} undecided: ${k.explanation ?? ''}`);
-  violations.push(...compareReplicas(input.finalLists));
+  const keyOperations = lin.keys.reduce((n, k) => n + k.operations, 0);
+  const steps = lin.keys.reduce((n, k) => n + k.steps, 0);
+  checkers.push({ checker: 'linearizability', status: lin.status, violations: lin.violations.length, scope: `${lin.keys.length} keys, ${keyOperations} key operations, ${steps} search steps`, elapsedMs: linMs });
+
+  const [replicas, replicasMs] = timed(() => compareReplicas(input.finalLists));
+  verdictOf('replica agreement', replicas, `${input.finalLists.size} replicas`, replicasMs);
+
   const reference = [...input.finalLists.values()][0] ?? [];
   const finalState = new Map(reference.map((i) => [i.key, i.resourceVersion]));
   const acknowledged = acknowledgedWrites(input.history);
-  const watch = checkWatchGuarantees({ logs: input.watchLogs, acknowledged, finalState });
-  for (const v of watch.violations) violations.push(`watch ${v.property}: ${v.message}`);
-  violations.push(...lostWrites(input.history, reference));
-  return { violations, notes, linearizability: lin.status };
+  const [watch, watchMs] = timed(() => checkWatchGuarantees({ logs: input.watchLogs, acknowledged, finalState }));
+  const events = input.watchLogs.reduce((n, l) => n + l.segments.reduce((m, s) => m + s.events.length, 0), 0);
+  const streams = input.watchLogs.reduce((n, l) => n + l.segments.length, 0);
+  verdictOf('watch guarantees', watch.violations.map((v) => `watch ${v.property}: ${v.message}`), `${input.watchLogs.length} watchers, ${streams} streams, ${events} events, ${acknowledged.length} acknowledged writes`, watchMs);
+
+  const [lost, lostMs] = timed(() => lostWrites(input.history, reference));
+  verdictOf('acknowledged writes kept', lost, `${acknowledged.length} acknowledged writes over ${finalState.size} final objects`, lostMs);
+  return { violations, notes, linearizability: lin.status, checkers };
 }
 
 /** Every replica must list the same keys with the same revisions and values. */
@@ -65,6 +97,13 @@ export function lostWrites(history: readonly Operation[], finalItems: readonly V
     const before = latest.get(op.key);
     if (before === undefined || (before.output?.resourceVersion ?? 0) < rv) latest.set(op.key, op);
   }
+  // Per key: whether a delete of unknown outcome exists, and when the last acknowledged one returned.
+  const deletes = new Map<string, { unknown: boolean; lastReturnMs: number }>();
+  for (const op of history) {
+    if (op.type !== 'delete' || op.outcome === 'fail') continue;
+    const known = deletes.get(op.key) ?? { unknown: false, lastReturnMs: -Infinity };
+    deletes.set(op.key, op.outcome === 'unknown' ? { ...known, unknown: true } : { ...known, lastReturnMs: Math.max(known.lastReturnMs, op.completeMs) });
+  }
   const final = new Map(finalItems.map((i) => [i.key, i]));
   const problems: string[] = [];
   for (const [key, write] of latest) {
@@ -75,8 +114,9 @@ export function lostWrites(history: readonly Operation[], finalItems: readonly V
       continue;
     }
     // An unknown delete may take effect at any time after its call; an acknowledged one up to its return.
-    const deleted = history.some((op) => op.key === key && op.type === 'delete' && (op.outcome === 'unknown' || (op.outcome === 'ok' && op.completeMs >= write.invokeMs)));
-    if (!deleted) problems.push(`lost write: ${key} acknowledged at revision ${rv} (${canonicalJson(write.input.value)}) is gone and no delete could explain it`);
+    const deleted = deletes.get(key);
+    const explained = deleted !== undefined && (deleted.unknown || deleted.lastReturnMs >= write.invokeMs);
+    if (!explained) problems.push(`lost write: ${key} acknowledged at revision ${rv} (${canonicalJson(write.input.value)}) is gone and no delete could explain it`);
   }
   return problems;
 }

@@ -5,7 +5,7 @@
 // seen before is not explored again. Operations with an unknown outcome return at infinity: they
 // may be linearized at any point after their call, or never.
 import type { Operation } from './history.ts';
-import { absent, describeState, isDead, partitionByKey, stateKey, step, unobservedValue, type KeyOperation, type PartitionOptions, type RegisterState } from './register-model.ts';
+import { absent, describeKeyOperation, describeState, isDead, partitionsByKey, stateKey, step, unobservedValue, type KeyOperation, type PartitionOptions, type RegisterState } from './register-model.ts';
 
 /** Verdict for one key. `unknown` means the search budget ran out: neither proof nor violation. */
 export interface KeyVerdict {
@@ -34,57 +34,114 @@ export interface LinearizabilityOptions extends PartitionOptions {
   readonly stepsMaxPerKey?: number;
 }
 
-/** Checks a history against the per-key register model. Pure; never throws for a bad history. */
+/**
+ * Checks a history against the per-key register model, one key at a time (only that key's
+ * operations are held while it is searched). Pure; never throws for a bad history.
+ */
 export function checkLinearizability(history: readonly Operation[], options: LinearizabilityOptions = {}): LinearizabilityReport {
-  const keys = [...partitionByKey(history, options)].map(([key, ops]) => checkKey(key, ops, options.stepsMaxPerKey ?? 10_000_000));
+  const keys: KeyVerdict[] = [];
+  for (const [key, ops] of partitionsByKey(history, options)) keys.push(checkKey(history, key, ops, options.stepsMaxPerKey ?? 10_000_000));
   const violations = keys.filter((k) => k.status === 'violation');
   const status = violations.length > 0 ? 'violation' : keys.some((k) => k.status === 'unknown') ? 'unknown' : 'ok';
   return { status, keys, violations };
 }
 
 interface Entry {
+  /** The operation (index into the key's operations); -1 for the head and the end. */
   readonly op: number;
   readonly isCall: boolean;
   readonly timeMs: number;
+  /** Index in the order of all entries (by time, calls before returns at equal times); the head is -1. */
+  readonly position: number;
+  /** A call's return; undefined for an operation of unknown outcome, which returns at the end. */
   match: Entry | undefined;
   prev: Entry | undefined;
   next: Entry | undefined;
 }
 
-/** Builds the doubly linked list of call/return events: by time, calls before returns at equal times. */
-function buildEntries(ops: readonly KeyOperation[]): Entry {
-  const events: Entry[] = [];
-  ops.forEach((op, i) => {
-    const call: Entry = { op: i, isCall: true, timeMs: op.invokeMs, match: undefined, prev: undefined, next: undefined };
-    const ret: Entry = { op: i, isCall: false, timeMs: op.completeMs, match: undefined, prev: undefined, next: undefined };
-    call.match = ret;
-    events.push(call, ret);
-  });
-  events.sort((a, b) => a.timeMs - b.timeMs || Number(a.isCall ? 0 : 1) - Number(b.isCall ? 0 : 1) || a.op - b.op);
-  const head: Entry = { op: -1, isCall: false, timeMs: -Infinity, match: undefined, prev: undefined, next: undefined };
-  let last = head;
-  for (const event of events) {
-    last.next = event;
-    event.prev = last;
-    last = event;
+/**
+ * The doubly linked list of call and return events that the search walks, in time order, with
+ * calls before returns at equal times. Operations of unknown outcome have no return entry: one
+ * end entry at infinity stands for all of them. Entries leave and come back in stack order
+ * (dancing links), except `insert`, which places a call that was never linked at its position.
+ */
+class EntryList {
+  readonly head: Entry = { op: -1, isCall: false, timeMs: -Infinity, position: -1, match: undefined, prev: undefined, next: undefined };
+  /** Each operation's call entry. */
+  readonly callOf: Entry[] = [];
+  private readonly ordered: Entry[];
+  /** 1 where the entry at that position is linked. */
+  private readonly linked: Uint8Array;
+
+  /** Links every operation except those `leftOut` says to keep out until inserted. */
+  constructor(ops: readonly KeyOperation[], leftOut: (op: number) => boolean) {
+    const events: Array<Omit<Entry, 'position'>> = [];
+    ops.forEach((op, i) => {
+      const call: Omit<Entry, 'position'> = { op: i, isCall: true, timeMs: op.invokeMs, match: undefined, prev: undefined, next: undefined };
+      events.push(call);
+      if (op.completeMs !== Infinity) {
+        const ret = { op: i, isCall: false, timeMs: op.completeMs, match: undefined, prev: undefined, next: undefined };
+        call.match = ret as Entry;
+        events.push(ret);
+      }
+    });
+    events.push({ op: -1, isCall: false, timeMs: Infinity, match: undefined, prev: undefined, next: undefined });
+    events.sort((a, b) => a.timeMs - b.timeMs || Number(a.isCall ? 0 : 1) - Number(b.isCall ? 0 : 1) || a.op - b.op);
+    // Positions are set in place, so that a call's `match` (the same object) carries its own.
+    events.forEach((e, position) => Object.assign(e, { position }));
+    this.ordered = events as Entry[];
+    this.linked = new Uint8Array(events.length);
+    let last = this.head;
+    for (const event of this.ordered) {
+      if (event.isCall) this.callOf[event.op] = event;
+      if (event.op >= 0 && leftOut(event.op)) continue;
+      last.next = event;
+      event.prev = last;
+      last = event;
+      this.linked[event.position] = 1;
+    }
   }
-  return head;
+
+  /** Unlinks an operation's call and return. */
+  lift(call: Entry): void {
+    unlink(call);
+    this.linked[call.position] = 0;
+    if (call.match !== undefined) {
+      unlink(call.match);
+      this.linked[call.match.position] = 0;
+    }
+  }
+
+  /** Relinks what the matching `lift` unlinked (the list must be as it was right after it). */
+  unlift(call: Entry): void {
+    if (call.match !== undefined) {
+      relink(call.match);
+      this.linked[call.match.position] = 1;
+    }
+    relink(call);
+    this.linked[call.position] = 1;
+  }
+
+  /** Links the call of an operation of unknown outcome, kept out until now, at its place in time. */
+  insert(call: Entry): void {
+    let before = call.position - 1;
+    while (before >= 0 && this.linked[before] === 0) before -= 1;
+    const prev = before < 0 ? this.head : (this.ordered[before] as Entry);
+    call.prev = prev;
+    call.next = prev.next;
+    relink(call);
+    this.linked[call.position] = 1;
+  }
 }
 
-function lift(call: Entry): void {
-  const ret = call.match as Entry;
-  (call.prev as Entry).next = call.next;
-  if (call.next !== undefined) call.next.prev = call.prev;
-  (ret.prev as Entry).next = ret.next;
-  if (ret.next !== undefined) ret.next.prev = ret.prev;
+function unlink(entry: Entry): void {
+  (entry.prev as Entry).next = entry.next;
+  if (entry.next !== undefined) entry.next.prev = entry.prev;
 }
 
-function unlift(call: Entry): void {
-  const ret = call.match as Entry;
-  (ret.prev as Entry).next = ret;
-  if (ret.next !== undefined) ret.next.prev = ret;
-  (call.prev as Entry).next = call;
-  if (call.next !== undefined) call.next.prev = call;
+function relink(entry: Entry): void {
+  (entry.prev as Entry).next = entry;
+  if (entry.next !== undefined) entry.next.prev = entry;
 }
 
 /**
@@ -113,15 +170,19 @@ function zobrist(count: number): Uint32Array {
  *    known) are linearized in revision order: only the lowest unplaced one is ever a candidate, and
  *    its revision bounds the unobserved revision of any unknown write placed before it.
  *  - Unknown-outcome writes with the same effect (same kind and precondition, a value no read
- *    returned) are interchangeable: only the earliest pending one of such a group is tried.
+ *    returned) are interchangeable: only the earliest pending one of such a group is tried. The
+ *    others stay out of the list until the one before them is linearized (and leave it again when
+ *    that is undone), so scans never walk over them: a long run has thousands of unknown writes
+ *    pending for ever, and walking them at every step made the search quadratic.
  *  - An unknown-outcome compare-and-swap whose version is behind can never apply again on this
  *    path: it is unlinked (relinked when the search backtracks past that point), so scans skip it.
  */
 class Search {
-  private readonly head: Entry;
+  private readonly entries: EntryList;
   private readonly table: Uint32Array;
   private readonly seen = new Set<string>();
-  private readonly calls: Array<{ entry: Entry; state: RegisterState; pure: boolean; dead: Entry[] }> = [];
+  /** The linearized operations, in order; `activated` is the interchangeable one its placing let in. */
+  private readonly calls: Array<{ entry: Entry; state: RegisterState; pure: boolean; dead: Entry[]; activated: Entry | undefined }> = [];
   private readonly rootDead: Entry[] = [];
   private hash1 = 0;
   private hash2 = 0;
@@ -129,23 +190,29 @@ class Search {
   private entry: Entry | undefined;
   /** In the pure phase only state-preserving operations are placed. */
   private purePhase = true;
-  private best: { prefix: number[]; blocking: number; state: RegisterState } | undefined;
+  /**
+   * The longest linearizable prefix seen: `bestPrefix` holds it, of which the first `bestStable`
+   * entries are still the bottom of `calls` (no pop went below them since), so a new best copies
+   * only what was pushed since: copying costs no more than the pushes, not the square of them.
+   */
+  private readonly bestPrefix: number[] = [];
+  private bestStable = 0;
+  private bestBlocking: number | undefined;
+  private bestState: RegisterState = absent;
   /** Revisions of acknowledged writes, ascending; the first `placedKnown` are linearized. */
   private readonly knownRevisions: number[];
   private placedKnown = 0;
-  /** For each unknown write, the previous interchangeable one (by call order), or -1. */
-  private readonly twinBefore: Int32Array;
-  /** 1 while an operation is unlinked (linearized or dead). */
-  private readonly out: Uint8Array;
+  /** For each unknown write, the next interchangeable one (by call order), or -1. */
+  private readonly twinAfter: Int32Array;
   steps = 0;
 
   constructor(private readonly ops: readonly KeyOperation[]) {
     this.knownRevisions = ops.filter(knownRevision).map((op) => op.outputResourceVersion as number).sort((a, b) => a - b);
-    this.head = buildEntries(ops);
+    const [twinBefore, twinAfter] = interchangeable(ops);
+    this.twinAfter = twinAfter;
+    this.entries = new EntryList(ops, (op) => (twinBefore[op] as number) >= 0);
     this.table = zobrist(ops.length);
-    this.twinBefore = interchangeablePredecessors(ops);
-    this.out = new Uint8Array(ops.length);
-    this.entry = this.head.next;
+    this.entry = this.entries.head.next;
   }
 
   /** Runs until a verdict: true linearizable, false not, undefined when `stepsMax` ran out. */
@@ -162,10 +229,10 @@ class Search {
       if (entry.timeMs === Infinity) return true;
       if (this.purePhase) {
         this.purePhase = false;
-        this.entry = this.head.next;
+        this.entry = this.entries.head.next;
         continue;
       }
-      if (this.best === undefined || this.calls.length >= this.best.prefix.length) this.best = { prefix: this.calls.map((c) => c.entry.op), blocking: entry.op, state: this.state };
+      if (this.bestBlocking === undefined || this.calls.length >= this.bestPrefix.length) this.recordBest(entry.op);
       if (!this.backtrack()) return false;
     }
     return true;
@@ -173,24 +240,27 @@ class Search {
 
   /** The longest linearizable prefix seen and the operation that blocked it. */
   get counterexample(): { prefix: number[]; blocking: number; state: RegisterState } {
-    return this.best ?? { prefix: [], blocking: 0, state: absent };
+    return { prefix: [...this.bestPrefix], blocking: this.bestBlocking ?? 0, state: this.bestState };
+  }
+
+  private recordBest(blocking: number): void {
+    this.bestPrefix.length = this.bestStable;
+    for (let i = this.bestStable; i < this.calls.length; i += 1) this.bestPrefix.push((this.calls[i] as { entry: Entry }).entry.op);
+    this.bestStable = this.calls.length;
+    this.bestBlocking = blocking;
+    this.bestState = this.state;
   }
 
   /** Tries to linearize the call at the cursor; false when the search is exhausted. */
   private tryCall(entry: Entry): boolean {
     const op = this.ops[entry.op] as KeyOperation;
-    const twin = this.twinBefore[entry.op] as number;
-    if (twin >= 0 && this.out[twin] === 0) {
-      this.entry = entry.next;
-      return true;
-    }
     const ceiling = this.knownRevisions[this.placedKnown] ?? Infinity;
     const known = knownRevision(op);
     const next = known && op.outputResourceVersion !== ceiling ? undefined : step(this.state, op, ceiling);
     const pure = next === this.state;
     if (next === undefined || (this.purePhase && !pure)) {
       if (next === undefined && isDead(this.state, op)) {
-        this.lift(entry);
+        this.entries.lift(entry);
         (this.calls.at(-1)?.dead ?? this.rootDead).push(entry);
       }
       this.entry = entry.next;
@@ -201,11 +271,14 @@ class Search {
     const memo = `${h1}:${h2}:${stateKey(next)}`;
     if (!this.seen.has(memo)) {
       this.seen.add(memo);
-      this.calls.push({ entry, state: this.state, pure, dead: [] });
+      const twin = this.twinAfter[entry.op] as number;
+      const activated = twin >= 0 ? this.entries.callOf[twin] : undefined;
+      this.calls.push({ entry, state: this.state, pure, dead: [], activated });
       [this.hash1, this.hash2, this.state] = [h1, h2, next];
-      this.lift(entry);
+      this.entries.lift(entry);
+      if (activated !== undefined) this.entries.insert(activated);
       if (known) this.placedKnown += 1;
-      this.entry = this.head.next;
+      this.entry = this.entries.head.next;
       this.purePhase = true;
       return true;
     }
@@ -216,24 +289,16 @@ class Search {
     return this.backtrack();
   }
 
-  private lift(entry: Entry): void {
-    lift(entry);
-    this.out[entry.op] = 1;
-  }
-
-  private unlift(entry: Entry): void {
-    unlift(entry);
-    this.out[entry.op] = 0;
-  }
-
   /** Undoes linearized operations until one worth leaving pending; false when none is left. */
   private backtrack(): boolean {
     for (let top = this.calls.pop(); top !== undefined; top = this.calls.pop()) {
-      for (let i = top.dead.length - 1; i >= 0; i -= 1) this.unlift(top.dead[i] as Entry);
+      this.bestStable = Math.min(this.bestStable, this.calls.length);
+      for (let i = top.dead.length - 1; i >= 0; i -= 1) this.entries.unlift(top.dead[i] as Entry);
+      if (top.activated !== undefined) this.entries.lift(top.activated);
       this.hash1 ^= this.table[top.entry.op * 2] as number;
       this.hash2 ^= this.table[top.entry.op * 2 + 1] as number;
       this.state = top.state;
-      this.unlift(top.entry);
+      this.entries.unlift(top.entry);
       if (knownRevision(this.ops[top.entry.op] as KeyOperation)) this.placedKnown -= 1;
       this.entry = top.entry.next;
       this.purePhase = false;
@@ -243,18 +308,24 @@ class Search {
   }
 }
 
-function interchangeablePredecessors(ops: readonly KeyOperation[]): Int32Array {
-  const twins = new Int32Array(ops.length).fill(-1);
+/** For each unknown write, the previous and the next interchangeable one by call order (-1: none). */
+function interchangeable(ops: readonly KeyOperation[]): [Int32Array, Int32Array] {
+  const before = new Int32Array(ops.length).fill(-1);
+  const after = new Int32Array(ops.length).fill(-1);
   const lastOfGroup = new Map<string, number>();
   const order = ops.map((_, i) => i).sort((a, b) => (ops[a] as KeyOperation).invokeMs - (ops[b] as KeyOperation).invokeMs || a - b);
   for (const i of order) {
     const op = ops[i] as KeyOperation;
     if (op.outcome !== 'unknown' || (op.value !== undefined && op.value !== unobservedValue)) continue;
     const group = `${op.kind}|${op.expectedResourceVersion ?? ''}|${op.value ?? ''}`;
-    twins[i] = lastOfGroup.get(group) ?? -1;
+    const previous = lastOfGroup.get(group);
+    if (previous !== undefined) {
+      before[i] = previous;
+      after[previous] = i;
+    }
     lastOfGroup.set(group, i);
   }
-  return twins;
+  return [before, after];
 }
 
 /** An acknowledged write whose revision the server reported (deletes only when trusted, see PartitionOptions). */
@@ -262,26 +333,27 @@ function knownRevision(op: KeyOperation): boolean {
   return op.outcome === 'ok' && op.kind !== 'read' && op.outputResourceVersion !== undefined;
 }
 
-function checkKey(key: string, ops: readonly KeyOperation[], stepsMax: number): KeyVerdict {
+function checkKey(history: readonly Operation[], key: string, ops: readonly KeyOperation[], stepsMax: number): KeyVerdict {
   const search = new Search(ops);
   const verdict = search.run(stepsMax);
   if (verdict === undefined) return { key, status: 'unknown', operations: ops.length, steps: search.steps, explanation: `search budget of ${stepsMax} steps exhausted` };
   if (verdict) return { key, status: 'ok', operations: ops.length, steps: search.steps };
-  return violation(key, ops, search.steps, search.counterexample);
+  return violation(history, key, ops, search.steps, search.counterexample);
 }
 
-function violation(key: string, ops: readonly KeyOperation[], steps: number, best: { prefix: number[]; blocking: number; state: RegisterState }): KeyVerdict {
+function violation(history: readonly Operation[], key: string, ops: readonly KeyOperation[], steps: number, best: { prefix: number[]; blocking: number; state: RegisterState }): KeyVerdict {
   const blocking = ops[best.blocking] as KeyOperation;
+  const text = (op: KeyOperation): string => describeKeyOperation(history, op, key);
   const placed = new Set(best.prefix);
   const concurrent = ops.filter((op, i) => !placed.has(i) && i !== best.blocking && op.invokeMs <= blocking.completeMs && op.completeMs >= blocking.invokeMs);
   const lines = [
     `key ${JSON.stringify(key)}: not linearizable (${ops.length} operations).`,
     `Longest linearizable prefix (${best.prefix.length} operations), ending in state: ${describeState(best.state)}`,
-    ...best.prefix.slice(-20).map((i) => `  ${(ops[i] as KeyOperation).description}`),
+    ...best.prefix.slice(-20).map((i) => `  ${text(ops[i] as KeyOperation)}`),
     `This operation completed, but no order of the pending operations can place it:`,
-    `  ${blocking.description}`,
+    `  ${text(blocking)}`,
     `Operations concurrent with it and not placed:`,
-    ...(concurrent.length === 0 ? ['  (none)'] : concurrent.slice(0, 20).map((op) => `  ${op.description}`)),
+    ...(concurrent.length === 0 ? ['  (none)'] : concurrent.slice(0, 20).map((op) => `  ${text(op)}`)),
   ];
   if (best.prefix.length > 20) lines.splice(2, 0, `  ... ${best.prefix.length - 20} earlier operations`);
   return {

@@ -3,7 +3,7 @@
 //
 // A key holds nothing, or a value with the resourceVersion of the write that produced it. A
 // version may be unknown (the write that produced it had an unknown outcome) until a read binds it.
-import { canonicalJson, type Operation } from './history.ts';
+import { canonicalJson, type Operation, type VersionedValue } from './history.ts';
 
 /**
  * State of one key. `resourceVersion` undefined means "a version we have not observed"; it is then
@@ -33,8 +33,6 @@ export interface KeyOperation {
   readonly failCode?: number;
   readonly invokeMs: number;
   readonly completeMs: number;
-  /** Text for counterexamples. */
-  readonly description: string;
 }
 
 /**
@@ -110,14 +108,20 @@ export function describeState(state: RegisterState): string {
   return state.exists ? `value ${state.value ?? '(none)'} at rv ${state.resourceVersion ?? `(unobserved, > ${state.floorResourceVersion})`}` : 'absent';
 }
 
-function describe(op: Operation, index: number, key: string, result: string): string {
-  const input = op.input.value === undefined ? '' : ` ${canonicalJson(op.input.value)}`;
-  const expected = op.input.expectedResourceVersion === undefined ? '' : ` if rv=${op.input.expectedResourceVersion}`;
-  const end = op.outcome === 'unknown' ? 'inf' : String(op.completeMs);
-  return `#${index} ${op.process} ${op.type} ${key}${input}${expected} -> ${result} [${op.invokeMs}, ${end}]`;
+/** Text of one key operation for counterexamples, from the history it came from. */
+export function describeKeyOperation(history: readonly Operation[], op: KeyOperation, key: string): string {
+  const source = history[op.historyIndex] as Operation;
+  const input = source.input.value === undefined ? '' : ` ${canonicalJson(source.input.value)}`;
+  const expected = source.input.expectedResourceVersion === undefined ? '' : ` if rv=${source.input.expectedResourceVersion}`;
+  const end = source.outcome === 'unknown' ? 'inf' : String(source.completeMs);
+  return `#${op.historyIndex} ${source.process} ${source.type} ${key}${input}${expected} -> ${resultText(source, key)} [${source.invokeMs}, ${end}]`;
 }
 
-function resultText(op: Operation): string {
+function resultText(op: Operation, key: string): string {
+  if (op.type === 'list') {
+    const item = op.output?.items?.find((i) => i.key === key);
+    return `list ${op.key}: ${item === undefined ? 'no item' : `${canonicalJson(item.value)} rv ${item.resourceVersion}`}`;
+  }
   if (op.outcome !== 'ok') return op.outcome + (op.output?.code === undefined ? '' : ` ${op.output.code}`);
   if (op.type === 'get') return op.output?.found === true ? `${canonicalJson(op.output.value)} rv ${op.output.resourceVersion}` : 'not found';
   return op.output?.resourceVersion === undefined ? 'ok' : `ok rv ${op.output.resourceVersion}`;
@@ -136,41 +140,65 @@ export interface PartitionOptions {
 }
 
 /**
- * Splits a history into per-key operation lists; lists become one read per known key under their
- * prefix. Written values that no read returned are replaced by `unobservedValue`, so that states
- * differing only in them merge.
+ * Splits a history into per-key operation lists, one key at a time in key order, so that only one
+ * key's operations are held at once however long the history; lists become one read per known key
+ * under their prefix. Written values that no read returned are replaced by `unobservedValue`, so
+ * that states differing only in them merge.
  */
-export function partitionByKey(history: readonly Operation[], options: PartitionOptions = {}): Map<string, KeyOperation[]> {
-  const keys = new Set<string>();
-  for (const op of history) {
-    if (op.type !== 'list') keys.add(op.key);
-    for (const item of op.output?.items ?? []) keys.add(item.key);
-  }
-  const partitions = new Map<string, KeyOperation[]>([...keys].sort().map((k) => [k, []]));
+export function* partitionsByKey(history: readonly Operation[], options: PartitionOptions = {}): Generator<[string, KeyOperation[]]> {
+  // One pass collects, per key, the indexes of its own operations and of the lists that held it
+  // (with the item's position), so a key's reads from lists cost O(1) each, not a search per list.
+  const perKey = new Map<string, { own: number[]; listed: number[]; itemAt: number[] }>();
+  const lists: number[] = [];
+  const of = (key: string): { own: number[]; listed: number[]; itemAt: number[] } => {
+    let entry = perKey.get(key);
+    if (entry === undefined) perKey.set(key, (entry = { own: [], listed: [], itemAt: [] }));
+    return entry;
+  };
   history.forEach((op, index) => {
-    if (op.type === 'list') {
-      if (op.outcome !== 'ok') return;
-      for (const key of keys) {
-        if (!key.startsWith(op.key)) continue;
-        const item = op.output?.items?.find((i) => i.key === key);
-        const read = item === undefined ? { found: false } : { found: true, value: item.value, resourceVersion: item.resourceVersion };
-        partitions.get(key)?.push(normalize({ ...op, type: 'get', key, output: read }, index, `list ${op.key}: ${item === undefined ? 'no item' : `${canonicalJson(item.value)} rv ${item.resourceVersion}`}`));
-      }
+    if (op.type !== 'list') {
+      of(op.key).own.push(index);
       return;
     }
-    const normalized = keep(op) ? normalize(op, index) : undefined;
-    if (normalized === undefined) return;
-    const trusted = op.type !== 'delete' || options.deleteReportsDeletionRevision === true;
-    const { outputResourceVersion: _ignored, ...withoutRevision } = normalized;
-    partitions.get(op.key)?.push(trusted ? normalized : withoutRevision);
+    const items = op.output?.items ?? [];
+    for (let i = 0; i < items.length; i += 1) {
+      const entry = of((items[i] as VersionedValue).key);
+      if (op.outcome !== 'ok' || entry.listed.at(-1) === index) continue;
+      entry.listed.push(index);
+      entry.itemAt.push(i);
+    }
+    if (op.outcome === 'ok') lists.push(index);
   });
-  for (const [key, ops] of partitions) partitions.set(key, hideUnobservedValues(ops));
-  return partitions;
+  for (const key of [...perKey.keys()].sort()) {
+    const { own, listed, itemAt } = perKey.get(key) as { own: number[]; listed: number[]; itemAt: number[] };
+    perKey.delete(key);
+    const ops: KeyOperation[] = [];
+    let l = 0;
+    let held = 0;
+    // Merge the key's own operations with the lists that cover it, in history order.
+    for (let i = 0; i <= own.length; i += 1) {
+      const next = i < own.length ? (own[i] as number) : Infinity;
+      for (; l < lists.length && (lists[l] as number) < next; l += 1) {
+        const index = lists[l] as number;
+        const op = history[index] as Operation;
+        if (!key.startsWith(op.key)) continue;
+        const found = listed[held] === index;
+        ops.push(listRead(op, index, found ? ((op.output?.items ?? [])[itemAt[held] as number] as VersionedValue) : undefined));
+        if (found) held += 1;
+      }
+      if (next === Infinity) break;
+      const op = history[next] as Operation;
+      if (!keep(op)) continue;
+      ops.push(normalize(op, next, op.type !== 'delete' || options.deleteReportsDeletionRevision === true));
+    }
+    yield [key, hideUnobservedValues(ops)];
+  }
 }
 
-function hideUnobservedValues(ops: readonly KeyOperation[]): KeyOperation[] {
+function hideUnobservedValues(ops: KeyOperation[]): KeyOperation[] {
   const observed = new Set(ops.filter((op) => op.kind === 'read' && op.value !== undefined).map((op) => op.value));
-  return ops.map((op) => (op.kind === 'read' || op.value === undefined || observed.has(op.value) ? op : { ...op, value: unobservedValue }));
+  for (const op of ops) if (op.kind !== 'read' && op.value !== undefined && !observed.has(op.value)) (op as { value?: string }).value = unobservedValue;
+  return ops;
 }
 
 /** Operations that carry no information are left out: failed or unknown reads, writes refused without a telling code. */
@@ -180,21 +208,22 @@ function keep(op: Operation): boolean {
   return true;
 }
 
-function normalize(op: Operation, index: number, listNote?: string): KeyOperation {
+/** A list as one read of a key: its item there, or its absence. */
+function listRead(op: Operation, index: number, item: VersionedValue | undefined): KeyOperation {
+  return keyOperation(index, op, 'read', 'ok', item === undefined ? undefined : canonicalJson(item.value), undefined, item?.resourceVersion, undefined, op.completeMs);
+}
+
+/**
+ * One key operation, every field present (undefined when not set) so that all of them share one
+ * object shape: millions are made for a long history, and mixed shapes cost several times more.
+ */
+function keyOperation(historyIndex: number, op: Operation, kind: KeyOperation['kind'], outcome: KeyOperation['outcome'], value: string | undefined, expectedResourceVersion: number | undefined, outputResourceVersion: number | undefined, failCode: number | undefined, completeMs: number): KeyOperation {
+  return { historyIndex, process: op.process, kind, outcome, value, expectedResourceVersion, outputResourceVersion, failCode, invokeMs: op.invokeMs, completeMs };
+}
+
+function normalize(op: Operation, index: number, trustRevision: boolean): KeyOperation {
   const isRead = op.type === 'get';
   const value = isRead ? (op.output?.found === true ? canonicalJson(op.output.value) : undefined) : op.input.value === undefined ? undefined : canonicalJson(op.input.value);
-  const description = describe(op, index, op.key, listNote ?? resultText(op));
-  return {
-    historyIndex: index,
-    process: op.process,
-    kind: isRead ? 'read' : (op.type as 'create' | 'cas-update' | 'delete'),
-    outcome: op.outcome,
-    ...(value === undefined ? {} : { value }),
-    ...(op.input.expectedResourceVersion === undefined ? {} : { expectedResourceVersion: op.input.expectedResourceVersion }),
-    ...(op.output?.resourceVersion === undefined ? {} : { outputResourceVersion: op.output.resourceVersion }),
-    ...(op.output?.code === undefined ? {} : { failCode: op.output.code }),
-    invokeMs: op.invokeMs,
-    completeMs: op.outcome === 'unknown' ? Infinity : op.completeMs,
-    description,
-  };
+  const kind = isRead ? 'read' : (op.type as 'create' | 'cas-update' | 'delete');
+  return keyOperation(index, op, kind, op.outcome, value, op.input.expectedResourceVersion, trustRevision ? op.output?.resourceVersion : undefined, op.output?.code, op.outcome === 'unknown' ? Infinity : op.completeMs);
 }

@@ -13,7 +13,7 @@
 //  identical     the same revision means the same key, type and value on every replica and watcher
 //  durable       every acknowledged write appears with its revision where any watcher covered it,
 //                and the final state is not older than it
-import { canonicalJson, type AcknowledgedWrite, type LoggedWatchEvent, type WatchLog } from './history.ts';
+import { canonicalJson, type AcknowledgedWrite, type LoggedWatchEvent, type WatchLog, type WatchSegment } from './history.ts';
 
 /** The guarantee a violation breaks. */
 export type WatchProperty = 'ordered' | 'unique' | 'atomic' | 'reliable' | 'resumable' | 'bookmarkable' | 'identical' | 'durable';
@@ -122,42 +122,97 @@ function checkOrderAndBookmarks(log: WatchLog, violations: WatchViolation[]): vo
   }
 }
 
+/** The highest revision a stream reached: its start, or its last event or bookmark. */
+function segmentEnd(segment: WatchSegment): number {
+  let end = segment.fromResourceVersion;
+  for (const e of segment.events) if (e.resourceVersion > end) end = e.resourceVersion;
+  return end;
+}
+
+/** The index of the first element of ascending `values` above `bound` (values.length if none). */
+function firstAbove(values: ArrayLike<number>, bound: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) > bound) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 function checkReliableAndResumable(log: WatchLog, reference: ReadonlyMap<number, Known>, violations: WatchViolation[]): void {
   const prefix = log.keyPrefix ?? '';
-  const watched = [...reference].filter(([, e]) => e.key.startsWith(prefix)).sort(([a], [b]) => a - b);
+  // Revisions of the watched keys' events, ascending: each stream's expected events are a range of it.
+  const watched = Float64Array.from([...reference].filter(([, e]) => e.key.startsWith(prefix)).map(([rv]) => rv)).sort();
   let lastReceived: number | undefined;
   log.segments.forEach((segment, index) => {
     const at = `${log.watcher}@${segment.replica}`;
     if (index > 0 && segment.afterRelist !== true && lastReceived !== undefined && segment.fromResourceVersion !== lastReceived) {
       violations.push({ property: 'resumable', watcher: log.watcher, resourceVersion: segment.fromResourceVersion, message: `${at}: resumed from ${segment.fromResourceVersion}, but the last revision received was ${lastReceived}` });
     }
-    const events = segment.events.filter((e) => e.type !== 'BOOKMARK');
-    const end = Math.max(segment.fromResourceVersion, ...segment.events.map((e) => e.resourceVersion));
-    const got = new Set(events.map((e) => e.resourceVersion));
-    const expected = watched.filter(([rv]) => rv > segment.fromResourceVersion && rv <= end);
-    const firstExpected = expected[0];
-    const firstEvent = events[0];
-    if (index > 0 && firstExpected !== undefined && firstEvent !== undefined && firstEvent.resourceVersion !== firstExpected[0]) {
-      violations.push({ property: 'resumable', watcher: log.watcher, resourceVersion: firstEvent.resourceVersion, message: `${at}: stream from ${segment.fromResourceVersion} began at ${firstEvent.resourceVersion}, not at ${firstExpected[0]}` });
-    }
-    for (const [rv, e] of expected) {
-      if (!got.has(rv)) violations.push({ property: 'reliable', watcher: log.watcher, resourceVersion: rv, message: `${at}: gap: ${describe(e)} at revision ${rv} (within ${segment.fromResourceVersion}..${end}) was not delivered` });
-    }
-    for (const e of events) {
+    const end = segmentEnd(segment);
+    const got = new Set<number>();
+    let firstEvent: LoggedWatchEvent | undefined;
+    for (const e of segment.events) {
+      if (e.type === 'BOOKMARK') continue;
+      got.add(e.resourceVersion);
+      firstEvent ??= e;
       if (e.resourceVersion <= segment.fromResourceVersion) violations.push({ property: 'resumable', watcher: log.watcher, resourceVersion: e.resourceVersion, message: `${at}: event at ${e.resourceVersion} in a stream started after ${segment.fromResourceVersion}` });
+    }
+    const from = firstAbove(watched, segment.fromResourceVersion);
+    const to = firstAbove(watched, end);
+    const firstExpected = from < to ? watched[from] : undefined;
+    if (index > 0 && firstExpected !== undefined && firstEvent !== undefined && firstEvent.resourceVersion !== firstExpected) {
+      violations.push({ property: 'resumable', watcher: log.watcher, resourceVersion: firstEvent.resourceVersion, message: `${at}: stream from ${segment.fromResourceVersion} began at ${firstEvent.resourceVersion}, not at ${firstExpected}` });
+    }
+    for (let i = from; i < to; i += 1) {
+      const rv = watched[i] as number;
+      if (!got.has(rv)) violations.push({ property: 'reliable', watcher: log.watcher, resourceVersion: rv, message: `${at}: gap: ${describe(reference.get(rv) as Known)} at revision ${rv} (within ${segment.fromResourceVersion}..${end}) was not delivered` });
     }
     if (segment.events.length > 0) lastReceived = end;
     else lastReceived ??= segment.fromResourceVersion;
   });
 }
 
+/** The revision ranges (from, end] a log's streams covered, merged and ascending, for binary search. */
+interface Coverage {
+  readonly watcher: string;
+  readonly keyPrefix: string;
+  readonly starts: number[];
+  readonly ends: number[];
+}
+
+function coverageOf(log: WatchLog): Coverage {
+  const ranges = log.segments.map((s) => [s.fromResourceVersion, segmentEnd(s)] as const).filter(([from, end]) => end > from).sort((a, b) => a[0] - b[0]);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const [from, end] of ranges) {
+    if (ends.length > 0 && from <= (ends.at(-1) as number)) ends[ends.length - 1] = Math.max(ends.at(-1) as number, end);
+    else {
+      starts.push(from);
+      ends.push(end);
+    }
+  }
+  return { watcher: log.watcher, keyPrefix: log.keyPrefix ?? '', starts, ends };
+}
+
+/** Whether a stream of the log had started before `rv` and reached it (an event or bookmark at or past it). */
+function covers(coverage: Coverage, rv: number): boolean {
+  // The last range starting below rv is the only one that can hold it (ranges are disjoint; revisions are integers).
+  const last = firstAbove(coverage.starts, rv - 1) - 1;
+  return last >= 0 && (coverage.ends[last] as number) >= rv;
+}
+
 function checkDurable(input: WatchCheckInput, reference: ReadonlyMap<number, Known>, violations: WatchViolation[]): void {
+  const coverages = input.logs.map(coverageOf);
+  const delivered = new Set<number>();
+  for (const log of input.logs) for (const s of log.segments) for (const e of s.events) if (e.type !== 'BOOKMARK') delivered.add(e.resourceVersion);
   for (const write of input.acknowledged ?? []) {
     const rv = write.resourceVersion;
-    const covering = input.logs.filter((log) => write.key.startsWith(log.keyPrefix ?? '') && log.segments.some((s) => rv > s.fromResourceVersion && s.events.some((e) => e.resourceVersion >= rv)));
-    const seen = input.logs.some((log) => log.segments.some((s) => s.events.some((e) => e.type !== 'BOOKMARK' && e.resourceVersion === rv)));
-    if (covering.length > 0 && !seen) {
-      violations.push({ property: 'durable', resourceVersion: rv, message: `acknowledged ${write.type} ${write.key} at revision ${rv} never appeared in the watch history of ${covering.map((l) => l.watcher).join(', ')}` });
+    if (!delivered.has(rv)) {
+      const covering = coverages.filter((c) => write.key.startsWith(c.keyPrefix) && covers(c, rv));
+      if (covering.length > 0) violations.push({ property: 'durable', resourceVersion: rv, message: `acknowledged ${write.type} ${write.key} at revision ${rv} never appeared in the watch history of ${covering.map((c) => c.watcher).join(', ')}` });
     }
     const known = reference.get(rv);
     if (known !== undefined && !sameEvent(known, { ...signature(write), source: '' })) {

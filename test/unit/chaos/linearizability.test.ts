@@ -73,6 +73,23 @@ test('an unknown-outcome write may take effect at any time after its call, or ne
   assert.equal(checkLinearizability(early).status, 'violation', 'it cannot take effect before it was invoked');
 });
 
+test('interchangeable unknown creates are each available once the one before them took effect', () => {
+  // Two creates of unknown outcome whose values no read returned: the key appears (409), is
+  // deleted (an unknown delete, then a 404), and appears again, which only the second create explains.
+  const exists = (p: string, t0: number) => op(p, 'create', 'k', t0, t0 + 1, 'fail', { value: `x${t0}` }, { code: 409 });
+  const history = [
+    create('a', 0, Infinity, 'u1', undefined, 'unknown'),
+    create('b', 1, Infinity, 'u2', undefined, 'unknown'),
+    get('c', 2, 3),
+    exists('c', 4),
+    op('d', 'delete', 'k', 6, 7, 'unknown', {}),
+    get('c', 8, 9),
+    exists('c', 10),
+  ];
+  assert.equal(checkLinearizability(history).status, 'ok');
+  assert.equal(checkLinearizability(history.filter((o) => o.process !== 'b')).status, 'violation', 'one unknown create cannot take effect twice');
+});
+
 test('refused writes carry information: 409 on create means the key existed', () => {
   const conflict = op('b', 'create', 'k', 2, 3, 'fail', { value: 'x' }, { code: 409 });
   assert.equal(checkLinearizability([create('a', 0, 1, 'v1', 1), conflict]).status, 'ok');
