@@ -5,7 +5,7 @@ SEEDS ?= 10000
 SEED ?=
 NODES ?=
 
-.PHONY: all install build test typecheck lint unit sim sim-soak integration e2e run chaos bench clean
+.PHONY: all install build generate test typecheck lint unit sim sim-soak integration e2e run chaos bench clean
 
 all: test
 
@@ -18,6 +18,10 @@ install: $(NODE_MODULES)
 ## build: the compiled JavaScript under dist/ that make run, make bench and make chaos start (scripts/build.sh).
 build: install
 	scripts/build.sh
+
+## generate: the built-in kinds' schemas from the vendored v1.28 OpenAPI documents (third_party/kubernetes-api-v1.28).
+generate: install
+	node --import tsx scripts/generate-builtin-schemas.ts
 
 ## test: everything a fresh checkout needs: types, lint, unit, a seeded simulation, integration and e2e.
 test: install typecheck lint

@@ -38,6 +38,7 @@ const replica = await startReplica({
   snapshotEveryEntries: flags.snapshotEveryEntries,
   snapshotEveryBytes: flags.snapshotEveryBytes,
   snapshotCatchUpEntries: flags.snapshotCatchUpEntries,
+  serviceNetwork: flags.serviceNetwork,
   ...(plantedBug === 'stale-reads' ? { testingServeConsistentReadsLocally: true } : {}),
   log,
 });

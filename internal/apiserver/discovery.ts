@@ -3,16 +3,64 @@ import type { ResourceRegistry, ServedResource } from '../registry/resource-regi
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const subresourceVerbs = ['get', 'patch', 'update'];
 
-function resourceEntries(r: ServedResource): Record<string, unknown>[] {
+/**
+ * One entry of a group version's legacy resource list (meta/v1 APIResource): a resource, or a
+ * sub-resource named `plural/sub`. `group` and `version` are set only when the kind served is of
+ * another group version (a scale sub-resource's autoscaling/v1 Scale). The aggregated document is
+ * made from these same entries.
+ */
+export interface ApiResourceEntry {
+  readonly name: string;
+  readonly singularName: string;
+  readonly namespaced: boolean;
+  readonly group?: string;
+  readonly version?: string;
+  readonly kind: string;
+  readonly verbs: readonly string[];
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+}
+
+function resourceEntries(r: ServedResource): ApiResourceEntry[] {
   const d = r.decl;
-  const main: Record<string, unknown> = { name: d.plural, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs: allVerbs };
-  if (d.shortNames?.length) main.shortNames = d.shortNames;
-  if (d.categories?.length) main.categories = d.categories;
+  const main: ApiResourceEntry = {
+    name: d.plural, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs: d.verbs ?? allVerbs,
+    ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
+    ...(d.categories?.length ? { categories: d.categories } : {}),
+  };
   const out = [main];
   if (d.subresources?.status) out.push({ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: subresourceVerbs });
   if (d.subresources?.finalize) out.push({ name: `${d.plural}/finalize`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['update'] });
   if (d.subresources?.scale) out.push({ name: `${d.plural}/scale`, singularName: '', namespaced: d.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
   return out;
+}
+
+const kubeVersion = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
+const stabilityRank: Readonly<Record<string, number>> = { '': 0, beta: 1, alpha: 2 };
+
+/**
+ * Orders versions as Kubernetes prefers them (upstream `CompareKubeAwareVersionStrings`): GA
+ * before beta before alpha, higher numbers first within each, then versions of other shapes by
+ * name. Negative when `a` is preferred.
+ */
+export function compareVersionPreference(a: string, b: string): number {
+  const ma = kubeVersion.exec(a);
+  const mb = kubeVersion.exec(b);
+  if (!ma || !mb) return ma ? -1 : mb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  const rank = (stabilityRank[ma[2] ?? ''] ?? 0) - (stabilityRank[mb[2] ?? ''] ?? 0);
+  if (rank !== 0) return rank;
+  const major = Number(mb[1]) - Number(ma[1]);
+  return major !== 0 ? major : Number(mb[3] ?? 0) - Number(ma[3] ?? 0);
+}
+
+/** Served groups (core '' first, then in declaration order), each with its versions preferred first. */
+export function servedGroupVersions(registry: ResourceRegistry): [group: string, versions: string[]][] {
+  return [...registry.groups()].map(([g, versions]) => [g, [...versions].sort(compareVersionPreference)]);
+}
+
+/** The legacy resource list entries of one group version, in declaration order (empty when not served). */
+export function groupVersionResources(registry: ResourceRegistry, group: string, version: string): ApiResourceEntry[] {
+  return registry.inGroupVersion(group, version).flatMap(resourceEntries);
 }
 
 /** `/api`: the core group's versions. */
@@ -27,22 +75,22 @@ function groupEntry(name: string, versions: readonly string[]): Record<string, u
 
 /** `/apis`: every named group. */
 export function apiGroupList(registry: ResourceRegistry): Record<string, unknown> {
-  const groups = [...registry.groups()].filter(([g]) => g !== '').map(([g, versions]) => groupEntry(g, versions));
+  const groups = servedGroupVersions(registry).filter(([g]) => g !== '').map(([g, versions]) => groupEntry(g, versions));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** `/apis/{group}`: one group, or undefined when not served. */
 export function apiGroup(registry: ResourceRegistry, group: string): Record<string, unknown> | undefined {
-  const versions = registry.groups().get(group);
+  const versions = servedGroupVersions(registry).find(([g]) => g === group)?.[1];
   if (group === '' || !versions) return undefined;
   return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(group, versions) };
 }
 
 /** `/api/v1` or `/apis/{group}/{version}`: the resources of one group version, or undefined. */
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string): Record<string, unknown> | undefined {
-  const served = registry.inGroupVersion(group, version);
-  if (served.length === 0) return undefined;
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`, resources: served.flatMap(resourceEntries) };
+  const resources = groupVersionResources(registry, group, version);
+  if (resources.length === 0) return undefined;
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`, resources };
 }
 
 /** `/version`, answering like Kubernetes 1.28. */

@@ -2,10 +2,12 @@ import { createSecureServer, type Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { Storage } from '../storage/storage.ts';
-import { GenericStore } from '../registry/generic/store.ts';
-import { ResourceRegistry, type ServedResource } from '../registry/resource-registry.ts';
+import type { GenericStore } from '../registry/generic/store.ts';
+import { ResourceRegistry, storeFor, type ServedResource } from '../registry/resource-registry.ts';
 import { StatusError } from '../registry/errors/status-error.ts';
 import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
+import { ensureKubernetesService } from '../registry/core/service/kubernetes-service.ts';
+import { serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
 import type { HealthCheck } from './health.ts';
 import {
   bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
@@ -38,6 +40,13 @@ export interface ApiServerOptions {
   readonly idleConnectionTimeoutMs?: number;
   /** How long a watch's client may take no data while events wait before it is dropped (default limits.ts). */
   readonly watchStallTimeoutMs?: number;
+  /** Where Services get cluster IPs and node ports (default 10.96.0.0/12 and 30000-32767). */
+  readonly serviceNetwork?: ServiceNetwork;
+  /**
+   * Make the `kubernetes` Service in `default` at start and list this server in its Endpoints at
+   * `advertiseHost` and the port it listens on (after the bootstrap namespaces; errors are logged).
+   */
+  readonly kubernetesService?: { readonly advertiseHost: string };
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -113,16 +122,43 @@ async function bootstrap(store: GenericStore, names: readonly string[], stopped:
   }
 }
 
+/**
+ * Makes the `kubernetes` Service and Endpoints, retrying (bounded) while the store is not ready
+ * or the `default` namespace is not there yet. Stops early when `stopped()` says the server is closing.
+ */
+async function bootstrapKubernetesService(stores: ReadonlyMap<ServedResource, GenericStore>, registry: ResourceRegistry, network: ServiceNetwork, api: { host: string; port: number }, stopped: () => boolean, log: HandlerDeps['log']): Promise<void> {
+  const storeOf = (plural: string): GenericStore | undefined => {
+    const served = registry.find('', 'v1', plural);
+    return served && stores.get(served);
+  };
+  const services = storeOf('services');
+  const endpoints = storeOf('endpoints');
+  if (!services || !endpoints) return;
+  for (let attempt = 1; !stopped(); attempt++) {
+    try {
+      await ensureKubernetesService({ services, endpoints }, network, api, log);
+      return;
+    } catch (err) {
+      if (attempt >= bootstrapAttemptsMax) {
+        log('could not create the kubernetes Service and Endpoints', err);
+        return;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, bootstrapRetryMs));
+  }
+}
+
 /** Starts the HTTPS (HTTP/2 with HTTP/1.1 fallback) API server. */
 export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer> {
   const registry = new ResourceRegistry(opts.apiDomain ?? 'k8s.io');
-  const stores = new Map(registry.resources.map((r) => [r, new GenericStore(opts.storage, r)] as const));
+  const log = opts.log ?? ((message: string, err?: unknown) => console.error(`apiserver: ${message}`, err ?? ''));
+  const network = opts.serviceNetwork ?? serviceNetwork();
+  const stores = new Map(registry.resources.map((r) => [r, storeFor(opts.storage, r, { serviceNetwork: network, log })] as const));
   let shuttingDown = false;
   // Listeners of requests still running (watches), told when the server closes; each request removes its own.
   const shutdownListeners = new Set<() => void>();
   let inflight = 0;
   const idleWaiters: (() => void)[] = [];
-  const log = opts.log ?? ((message: string, err?: unknown) => console.error(`apiserver: ${message}`, err ?? ''));
   const namespaceStores = namespaceStoresOf(registry, stores);
   const deps: HandlerDeps = {
     registry,
@@ -174,8 +210,10 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   const port = typeof address === 'object' && address !== null ? address.port : opts.listen.port;
   const nsServed = registry.find('', 'v1', 'namespaces');
   const nsStore = nsServed && stores.get(nsServed);
-  if (opts.bootstrapNamespaces?.length && nsStore) {
-    const done = bootstrap(nsStore, opts.bootstrapNamespaces, () => shuttingDown, log);
+  if ((opts.bootstrapNamespaces?.length && nsStore) || opts.kubernetesService) {
+    const namespacesDone = opts.bootstrapNamespaces?.length && nsStore ? bootstrap(nsStore, opts.bootstrapNamespaces, () => shuttingDown, log) : Promise.resolve();
+    const advertised = opts.kubernetesService;
+    const done = advertised === undefined ? namespacesDone : namespacesDone.then(() => bootstrapKubernetesService(stores, registry, network, { host: advertised.advertiseHost, port }, () => shuttingDown, log));
     // Wait a little so a healthy store has its namespaces before the first request; never block start.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, bootstrapWaitMs)))]);

@@ -6,6 +6,12 @@ export const requestBodyBytesMax = 3 * 1024 * 1024;
 /** A request body not received whole within this long answers 408 (kube-apiserver's default request timeout). */
 export const requestBodyTimeoutMsDefault = 60_000;
 
+/**
+ * A request that is not long-running (all but watches) answers 504 Timeout after this long, or
+ * after its `timeout` parameter when shorter (kube-apiserver's --request-timeout default).
+ */
+export const requestTimeoutMsMax = 60_000;
+
 /** Concurrent streams one HTTP/2 connection may open (kube-apiserver's since the 2023 rapid-reset fixes). */
 export const http2StreamsPerConnectionMax = 100;
 

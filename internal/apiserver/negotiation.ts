@@ -30,10 +30,17 @@ function metaGroupOk(g: string | undefined, apiDomain: string): boolean {
   return g === `meta.${apiDomain}` || g === 'meta.k8s.io';
 }
 
+/** The serialization a media range names, ignoring its parameters (null: none orch writes). */
+function encodingOf(m: MediaRange): 'json' | 'yaml' | null {
+  if (m.type === 'application/yaml') return 'yaml';
+  return m.type === 'application/json' || m.type === 'application/*' || m.type === '*/*' ? 'json' : null;
+}
+
 function formatOf(m: MediaRange, apiDomain: string, allowTable: boolean): ResponseFormat | null {
   const as = m.params.as;
-  if (m.type === 'application/yaml') return as === undefined ? 'yaml' : null;
-  if (m.type !== 'application/json' && m.type !== 'application/*' && m.type !== '*/*') return null;
+  const encoding = encodingOf(m);
+  if (encoding === 'yaml') return as === undefined ? 'yaml' : null;
+  if (encoding === null) return null;
   if (as === undefined) return 'json';
   if (!allowTable || !metaGroupOk(m.params.g, apiDomain) || (m.params.v !== 'v1' && m.params.v !== 'v1beta1')) return null;
   if (as === 'Table') return 'table';
@@ -50,6 +57,33 @@ export function negotiateResponse(accept: string | undefined, apiDomain: string,
   for (const m of parseAccept(accept)) {
     const f = formatOf(m, apiDomain, allowTable);
     if (f) return f;
+  }
+  throw notAcceptable();
+}
+
+/** The `Content-Type` parameters naming the aggregated discovery document (`as`, `g`, `v`), as upstream writes them. */
+export const aggregatedDiscoveryParams = ';g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
+
+/** How `/api` or `/apis` answers: JSON or YAML, as the legacy document or the aggregated one. */
+export interface DiscoveryFormat {
+  readonly format: 'json' | 'yaml';
+  readonly aggregated: boolean;
+}
+
+/**
+ * Chooses how `/api` and `/apis` answer from `Accept` (legacy JSON when absent): the first offer,
+ * by q-value, that orch can write. An offer of `as=APIGroupDiscoveryList` in group
+ * `apidiscovery.k8s.io`, version `v2beta1`, selects the aggregated document; an offer in a media
+ * type orch does not write (Protobuf) or of any other view is passed over, as upstream's
+ * negotiation passes over unsupported types. Throws 406 when nothing is acceptable.
+ */
+export function negotiateDiscovery(accept: string | undefined): DiscoveryFormat {
+  if (accept === undefined || accept.trim() === '') return { format: 'json', aggregated: false };
+  for (const m of parseAccept(accept)) {
+    const format = encodingOf(m);
+    if (format === null) continue;
+    if (m.params.as === undefined) return { format, aggregated: false };
+    if (m.params.as === 'APIGroupDiscoveryList' && m.params.g === 'apidiscovery.k8s.io' && m.params.v === 'v2beta1') return { format, aggregated: true };
   }
   throw notAcceptable();
 }

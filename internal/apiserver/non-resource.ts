@@ -1,8 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ResourceRegistry } from '../registry/resource-registry.ts';
+import { aggregatedDiscovery } from './aggregated-discovery.ts';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.ts';
 import { runHealth, type HealthCheck } from './health.ts';
 import type { ApiMetrics } from './metrics.ts';
-import { negotiateResponse } from './negotiation.ts';
+import { aggregatedDiscoveryParams, negotiateDiscovery, negotiateResponse } from './negotiation.ts';
 import type { OpenApiDocuments } from './openapi.ts';
 import type { Responder } from './respond.ts';
 import { pathNotFound, methodNotAllowed } from './handlers/dispatch.ts';
@@ -16,21 +18,42 @@ export interface NonResourceDeps {
   readonly serverAddress: string;
 }
 
+/**
+ * `/api` and `/apis`: the aggregated document when `Accept` asks for it (with an ETag, and 304
+ * for a matching If-None-Match, as upstream's aggregated handler), else APIVersions / APIGroupList.
+ */
+function serveDiscoveryRoot(deps: NonResourceDeps, core: boolean, headers: IncomingHttpHeaders, out: Responder): void {
+  const { format, aggregated } = negotiateDiscovery(headers.accept);
+  out.options.format = format;
+  if (!aggregated) {
+    out.send(200, core ? apiVersions(deps.serverAddress) : apiGroupList(deps.registry));
+    return;
+  }
+  const { document, hash } = aggregatedDiscovery(deps.registry, core);
+  const caching = { ETag: `"${hash}"`, Vary: 'Accept', 'Cache-Control': 'public' };
+  if (headers['if-none-match'] === caching.ETag) {
+    out.sendNotModified(caching);
+    return;
+  }
+  const { mediaType, text } = out.encode(document);
+  out.sendBytes(200, `${mediaType}${aggregatedDiscoveryParams}`, text, caching);
+}
+
+/** The group and group-version documents under `/api` and `/apis`, or undefined. */
 function discovery(deps: NonResourceDeps, parts: readonly string[]): unknown {
   const { registry } = deps;
   if (parts[0] === 'api') {
-    if (parts.length === 1) return apiVersions(deps.serverAddress);
     if (parts.length === 2) return apiResourceList(registry, '', parts[1] ?? '');
     return undefined;
   }
-  if (parts.length === 1) return apiGroupList(registry);
   if (parts.length === 2) return apiGroup(registry, parts[1] ?? '');
   if (parts.length === 3) return apiResourceList(registry, parts[1] ?? '', parts[2] ?? '');
   return undefined;
 }
 
 /** Serves discovery, /version, OpenAPI, health and metrics. Throws StatusError 404/405/406. */
-export async function serveNonResource(deps: NonResourceDeps, method: string, path: string, query: URLSearchParams, accept: string | undefined, out: Responder): Promise<void> {
+export async function serveNonResource(deps: NonResourceDeps, method: string, path: string, query: URLSearchParams, headers: IncomingHttpHeaders, out: Responder): Promise<void> {
+  const { accept } = headers;
   const parts = path.split('/').filter((p) => p !== '');
   const first = parts[0] ?? '';
   const healthEndpoint = deps.health.get(first);
@@ -56,7 +79,11 @@ export async function serveNonResource(deps: NonResourceDeps, method: string, pa
     out.send(200, doc);
     return;
   }
-  const body = path === '/version' ? versionInfo() : first === 'api' || first === 'apis' ? discovery(deps, parts) : undefined;
+  if ((first === 'api' || first === 'apis') && parts.length === 1) {
+    serveDiscoveryRoot(deps, first === 'api', headers, out);
+    return;
+  }
+  const body = path === '/version' || path === '/version/' ? versionInfo() : first === 'api' || first === 'apis' ? discovery(deps, parts) : undefined;
   if (body === undefined) throw pathNotFound();
   out.options.format = negotiateResponse(accept, deps.registry.apiDomain, false);
   out.send(200, body);

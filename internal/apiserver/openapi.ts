@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
 import type { FieldSchema } from '../registry/schema/field-schema.ts';
 import { markerExtensions } from '../registry/schema/patch-schema.ts';
@@ -51,7 +52,7 @@ function operation(r: ServedResource, action: string, params: Json[]): Json {
   return { operationId: `${action}${r.decl.kind}`, parameters: params, responses: { '200': { description: 'OK' } }, 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk(r) };
 }
 
-function paths(r: ServedResource): Record<string, Json> {
+function declaredPaths(r: ServedResource): Record<string, Json> {
   const prefix = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
   const base = r.decl.namespaced ? `${prefix}/namespaces/{namespace}/${r.decl.plural}` : `${prefix}/${r.decl.plural}`;
   const ns = r.decl.namespaced ? [param('namespace', 'path', 'Object name and auth scope.')] : [];
@@ -82,42 +83,147 @@ function schemas(resources: readonly ServedResource[]): Record<string, Json> {
   return out;
 }
 
-/** The OpenAPI documents derived from the registry, built once. */
-export class OpenApiDocuments {
-  private readonly v2: Json;
-  private readonly v3Index: Json;
-  private readonly v3 = new Map<string, Json>();
+/** The vendored official documents (third_party/kubernetes-api-v1.28/openapi), beside the build. */
+const officialDirectory = new URL('../../third_party/kubernetes-api-v1.28/openapi/', import.meta.url);
 
-  constructor(registry: ResourceRegistry) {
-    const info = { title: 'Kubernetes', version: 'v1.28.0' };
-    const v2Defs = JSON.parse(JSON.stringify(schemas(registry.resources)).replaceAll('#/components/schemas/', '#/definitions/')) as Json;
-    this.v2 = { swagger: '2.0', info, paths: Object.assign({}, ...registry.resources.map(paths)), definitions: v2Defs };
-    const index: Record<string, Json> = {};
-    for (const [group, versions] of registry.groups()) {
-      for (const version of versions) {
-        const served = registry.inGroupVersion(group, version);
-        const key = group === '' ? `api/${version}` : `apis/${group}/${version}`;
-        const doc = { openapi: '3.0.0', info, paths: Object.assign({}, ...served.map(paths)), components: { schemas: schemas(served) } };
-        this.v3.set(`/openapi/v3/${key}`, doc);
-        const hash = createHash('sha512').update(JSON.stringify(doc)).digest('hex').slice(0, 64).toUpperCase();
-        index[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+function readOfficial(file: string): Json | undefined {
+  try {
+    return JSON.parse(readFileSync(new URL(file, officialDirectory), 'utf8')) as Json;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The served resource a path of the official documents is about ('' for a group's own paths), or undefined. */
+function resourceOfPath(path: string): { group: string; version: string; resource: string; subresource: string } | undefined {
+  const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))\/(.*)$/.exec(path);
+  if (m === null) return undefined;
+  const group = m[2] ?? '';
+  const version = m[1] ?? m[3] ?? '';
+  let rest = (m[4] ?? '').split('/').filter((p) => p !== '');
+  if (rest[0] === 'watch') rest = rest.slice(1);
+  if (rest[0] === 'namespaces' && rest[1] === '{namespace}' && rest.length >= 3) rest = rest.slice(2);
+  const [resource = '', name, subresource = ''] = rest;
+  return { group, version, resource, subresource: name === undefined ? '' : subresource };
+}
+
+/** Whether a path of the official document is one orch serves. */
+function servedPath(registry: ResourceRegistry, path: string): boolean {
+  const at = resourceOfPath(path);
+  if (at === undefined) return false;
+  if (at.resource === '') return registry.inGroupVersion(at.group, at.version).length > 0;
+  const served = registry.find(at.group, at.version, at.resource);
+  if (served === undefined) return false;
+  const sub = served.decl.subresources;
+  return at.subresource === '' || (at.subresource === 'status' && sub?.status === true) || (at.subresource === 'scale' && sub?.scale !== undefined) || (at.subresource === 'finalize' && sub?.finalize === true);
+}
+
+/** Every definition name a value refers to (`$ref`), followed through `definitions`, with `roots`. */
+function reachable(roots: Iterable<string>, values: Iterable<unknown>, definitions: Record<string, unknown>, prefix: string): Set<string> {
+  const out = new Set<string>();
+  const queue: unknown[] = [...values];
+  const add = (name: string): void => {
+    if (out.has(name) || definitions[name] === undefined) return;
+    out.add(name);
+    queue.push(definitions[name]);
+  };
+  for (const r of roots) add(r);
+  while (queue.length > 0) {
+    const value = queue.pop();
+    if (Array.isArray(value)) queue.push(...value);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === '$ref' && typeof v === 'string' && v.startsWith(prefix)) add(v.slice(prefix.length));
+        else queue.push(v);
       }
     }
-    this.v3Index = { paths: index };
+  }
+  return out;
+}
+
+/** The official document narrowed to what orch serves, plus orch's own resources that it lacks. */
+function narrowed(doc: Json, registry: ResourceRegistry, served: readonly ServedResource[], kind: 'v2' | 'v3'): Json {
+  const paths = Object.fromEntries(Object.entries((doc.paths ?? {}) as Json).filter(([path]) => servedPath(registry, path)));
+  const definitionsKey = kind === 'v2' ? 'definitions' : 'components';
+  const all = (kind === 'v2' ? doc.definitions : (doc.components as Json | undefined)?.schemas) as Record<string, unknown> | undefined ?? {};
+  const prefix = kind === 'v2' ? '#/definitions/' : '#/components/schemas/';
+  const kinds = served.filter((r) => all[definitionName(r)] !== undefined).flatMap((r) => [definitionName(r), `${definitionName(r)}List`]);
+  const names = reachable(kinds, Object.values(paths), all, prefix);
+  const definitions: Record<string, unknown> = Object.fromEntries([...names].sort().map((n) => [n, all[n]]));
+  // orch's own additions: resources the official document does not describe.
+  const own = served.filter((r) => all[definitionName(r)] === undefined);
+  for (const [name, schema] of Object.entries(schemas(own))) definitions[name] = schema;
+  Object.assign(paths, ...own.map(declaredPaths));
+  const body = kind === 'v2' ? JSON.parse(JSON.stringify(definitions).replaceAll('#/components/schemas/', '#/definitions/')) as Json : definitions;
+  const rest = Object.fromEntries(Object.entries(doc).filter(([k]) => k !== 'paths' && k !== definitionsKey));
+  return kind === 'v2' ? { ...rest, paths, definitions: body } : { ...rest, paths, components: { ...(doc.components as Json | undefined), schemas: body } };
+}
+
+/** The v3 file of a group version (`apis/apps/v1` -> `v3/apis__apps__v1_openapi.json`). */
+function v3File(key: string): string {
+  return `v3/${key.replaceAll('/', '__')}_openapi.json`;
+}
+
+/**
+ * The OpenAPI documents: Kubernetes' own v1.28 documents (vendored), narrowed to the group
+ * versions, resources and sub-resources orch serves, with the resources they do not describe
+ * derived from their declarations. Built on first use and kept.
+ */
+export class OpenApiDocuments {
+  private v2Doc: Json | undefined;
+  private v3IndexDoc: Json | undefined;
+  private readonly v3 = new Map<string, Json>();
+  private v2Encoded: Buffer | undefined;
+
+  constructor(private readonly registry: ResourceRegistry) {}
+
+  private v2(): Json {
+    this.v2Doc ??= narrowed(readOfficial('swagger.json') ?? { swagger: '2.0', info: { title: 'Kubernetes', version: 'unversioned' } }, this.registry, this.registry.resources, 'v2');
+    return this.v2Doc;
   }
 
-  private v2Encoded: Buffer | undefined;
+  private groupVersionKeys(): Map<string, readonly ServedResource[]> {
+    const keys = new Map<string, readonly ServedResource[]>();
+    for (const [group, versions] of this.registry.groups()) {
+      for (const version of versions) keys.set(group === '' ? `api/${version}` : `apis/${group}/${version}`, this.registry.inGroupVersion(group, version));
+    }
+    return keys;
+  }
+
+  private v3Doc(key: string): Json | undefined {
+    const served = this.groupVersionKeys().get(key);
+    if (served === undefined) return undefined;
+    let doc = this.v3.get(key);
+    if (doc === undefined) {
+      doc = narrowed(readOfficial(v3File(key)) ?? { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'unversioned' } }, this.registry, served, 'v3');
+      this.v3.set(key, doc);
+    }
+    return doc;
+  }
+
+  private v3Index(): Json {
+    if (this.v3IndexDoc === undefined) {
+      const index: Record<string, Json> = {};
+      for (const key of this.groupVersionKeys().keys()) {
+        const hash = createHash('sha512').update(JSON.stringify(this.v3Doc(key))).digest('hex').slice(0, 64).toUpperCase();
+        index[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+      }
+      this.v3IndexDoc = { paths: index };
+    }
+    return this.v3IndexDoc;
+  }
 
   /** The v2 document as gnostic protobuf (what kubectl asks for), encoded once. */
   v2Protobuf(): Buffer {
-    this.v2Encoded ??= encodeOpenApiV2(this.v2);
+    this.v2Encoded ??= encodeOpenApiV2(this.v2());
     return this.v2Encoded;
   }
 
   /** The document at `path` (`/openapi/v2`, `/openapi/v3`, `/openapi/v3/apis/apps/v1`), or undefined. */
   find(path: string): Json | undefined {
-    if (path === '/openapi/v2') return this.v2;
-    if (path === '/openapi/v3' || path === '/openapi/v3/') return this.v3Index;
-    return this.v3.get(path);
+    if (path === '/openapi/v2') return this.v2();
+    if (path === '/openapi/v3' || path === '/openapi/v3/') return this.v3Index();
+    return path.startsWith('/openapi/v3/') ? this.v3Doc(path.slice('/openapi/v3/'.length)) : undefined;
   }
 }

@@ -8,9 +8,11 @@ import { BodyRefusedError, type BodySource } from './body.ts';
 import { authenticate } from './filters/authentication.ts';
 import { dispatchResource, methodNotAllowed, pathNotFound } from './handlers/dispatch.ts';
 import { checkNamespaceAcceptsObjects, checkNamespaceDeletable } from './handlers/namespace-lifecycle.ts';
+import { requestTimeoutMsMax } from './limits.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { negotiateResponse } from './negotiation.ts';
 import { serveNonResource, type NonResourceDeps } from './non-resource.ts';
+import { prettyOf, requestTimeoutMs } from './query-params.ts';
 import { parseRequestInfo, type ResourceRequestInfo } from './request-info.ts';
 import { Responder, type RawResponse } from './respond.ts';
 
@@ -19,6 +21,8 @@ export interface RawRequest extends BodySource {
   readonly method?: string;
   readonly url?: string;
   readonly headers: IncomingHttpHeaders;
+  /** Ends the body stream: a read of it still waiting fails at once. */
+  destroy?(): unknown;
 }
 
 /** What the request handler serves from. */
@@ -35,12 +39,6 @@ export interface HandlerDeps extends NonResourceDeps {
   /** Registers a listener called when the server shuts down (open watches end then); returns its removal. */
   readonly onShutdown: (listener: () => void) => () => void;
   readonly log: (message: string, err?: unknown) => void;
-}
-
-function wantsPretty(query: URLSearchParams, headers: IncomingHttpHeaders): boolean {
-  const p = query.get('pretty');
-  if (p !== null) return p === 'true' || p === '1' || p === '';
-  return /^(curl|Wget|Mozilla)\//.test(headers['user-agent'] ?? '');
 }
 
 /** HTTP methods reported as they are; any other (HTTP/2 takes any token) is `other`, as kube-apiserver reports it. */
@@ -91,13 +89,37 @@ function endExchangeAfterAnswer(res: RawResponse): void {
   else stream.once('finish', () => stream.close(constants.NGHTTP2_CANCEL));
 }
 
+/**
+ * Waits for `work`, at most `ms` (kube-apiserver's request deadline and timeout filters): past it
+ * the client gets a 504 Timeout and the handler runs on unheard, whatever it sends later dropped.
+ */
+async function withinDeadline(deps: HandlerDeps, work: Promise<void>, ms: number, req: RawRequest, out: Responder, res: RawResponse): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), ms)));
+  try {
+    if (!(await Promise.race([work.then(() => false), expired]))) return;
+  } finally {
+    clearTimeout(timer);
+  }
+  work.catch((err: unknown) => {
+    // Its body, if it was still reading one, ends with the exchange: that failure is expected.
+    const code = (err as { code?: unknown } | null)?.code;
+    if (!(err instanceof StatusError) && code !== 'ERR_STREAM_PREMATURE_CLOSE' && code !== 'ECONNRESET') deps.log('unexpected error in a request that had timed out', err);
+  });
+  // Its body may not have arrived whole: what follows on the connection could be the rest of it, and
+  // a body read still waiting would wait for its own timeout once the exchange is over.
+  endExchangeAfterAnswer(res);
+  res.on('close', () => req.destroy?.());
+  out.expire(new StatusError(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', {}));
+}
+
 /** Serves one HTTP request end to end: authentication, routing, handlers, errors, metrics. */
 export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: RawResponse): Promise<void> {
   const started = process.hrtime.bigint();
   const method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'https://orch.invalid');
   const query = url.searchParams;
-  const out = new Responder(res, { format: 'json', pretty: wantsPretty(query, req.headers), gzip: false });
+  const out = new Responder(res, { format: 'json', pretty: prettyOf(query, req.headers['user-agent']), gzip: false });
   let unsubscribe = (): void => undefined;
   const closed = new Promise<void>((resolve) => {
     res.on('close', resolve);
@@ -106,15 +128,20 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   let info: ResourceRequestInfo | null = null;
   let served: ServedResource | undefined;
   try {
-    authenticate(url.pathname, req.headers.authorization, deps.adminToken);
     const parsed = parseRequestInfo(method, url.pathname, query);
+    // The deadline is set before authentication, as kube-apiserver's filters run: a `timeout` that
+    // is no Go duration is a 400 for anyone. A watch is long-running: `timeoutSeconds` ends it.
+    const deadlineMs = parsed?.kind === 'resource' && parsed.verb === 'watch' ? undefined : requestTimeoutMs(query, requestTimeoutMsMax);
+    authenticate(url.pathname, req.headers.authorization, deps.adminToken);
     if (parsed === null) throw methodNotAllowed();
-    if (parsed.kind === 'non-resource') await serveNonResource(deps, method, url.pathname, query, req.headers.accept, out);
+    let work: Promise<void>;
+    if (parsed.kind === 'non-resource') work = serveNonResource(deps, method, url.pathname, query, req.headers, out);
     else {
       info = parsed;
       served = deps.registry.find(parsed.group, parsed.version, parsed.resource);
-      await serveResource(deps, parsed, served, req, out, query, closed);
+      work = serveResource(deps, parsed, served, req, out, query, closed);
     }
+    await (deadlineMs === undefined ? work : withinDeadline(deps, work, deadlineMs, req, out, res));
   } catch (err) {
     if (!(err instanceof StatusError)) deps.log(`unexpected error serving ${method} ${url.pathname}`, err);
     if (err instanceof BodyRefusedError) endExchangeAfterAnswer(res);

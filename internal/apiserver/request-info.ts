@@ -1,5 +1,6 @@
 /** What a request is about, parsed from its method, path and query alone (no registry lookups). */
 import { badRequest } from '../registry/errors/status-error.ts';
+import { boolParam } from './query-params.ts';
 
 /** A request for a resource (`/api/v1/...` or `/apis/{group}/{version}/...`). */
 export interface ResourceRequestInfo {
@@ -69,6 +70,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   } else return { kind: 'non-resource', path };
   const version = rest[0] ?? '';
   let segments = rest.slice(1);
+  // The legacy watch paths: /api/v1/watch/... and /apis/{group}/{version}/watch/..., GET only.
+  const watchPath = segments[0] === 'watch' && segments.length > 1;
+  if (watchPath) segments = segments.slice(1);
   let namespace: string | undefined;
   if (segments[0] === 'namespaces' && segments.length > 1) {
     namespace = segments[1];
@@ -76,7 +80,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   }
   const [resource = '', name, subresource, ...extra] = segments;
   if (extra.length > 0) return { kind: 'non-resource', path };
-  const watch = query.get('watch') === '1' || query.get('watch') === 'true';
+  // `watch` reads as kube-apiserver's bool parameters: `true`, `True`, `1`, a bare `?watch`... all watch.
+  const watch = watchPath || boolParam(query, 'watch');
+  if (watchPath && method !== 'GET' && method !== 'HEAD') return null;
   const verb = verbOf(method, name !== undefined, watch);
   if (verb === null) return null;
   return { kind: 'resource', verb, group, version, resource, ...(namespace === undefined ? {} : { namespace }), ...(name === undefined ? {} : { name }), ...(subresource === undefined ? {} : { subresource }) };

@@ -37,6 +37,8 @@ export interface ResponseOptions {
 /** Writes API responses: objects in the negotiated format, Status errors, plain text. */
 export class Responder {
   readonly warnings: string[] = [];
+  /** Set once the exchange was answered for a handler that runs on (expire): its sends are dropped. */
+  private expired = false;
 
   constructor(
     readonly raw: RawResponse,
@@ -48,10 +50,16 @@ export class Responder {
     if (this.warnings.length < warningsMax) this.warnings.push(elide(message));
   }
 
+  /** An object in the negotiated format (YAML, else JSON) with its media type, parameters not included. */
+  encode(body: unknown): { readonly mediaType: 'application/json' | 'application/yaml'; readonly text: string } {
+    if (this.options.format === 'yaml') return { mediaType: 'application/yaml', text: stringify(body, { version: '1.1' }) };
+    return { mediaType: 'application/json', text: this.options.pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n` };
+  }
+
   /** Sends an object in the negotiated format. */
   send(code: number, body: unknown): void {
-    if (this.options.format === 'yaml') this.sendBytes(code, 'application/yaml', stringify(body, { version: '1.1' }));
-    else this.sendBytes(code, 'application/json', this.options.pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`);
+    const { mediaType, text } = this.encode(body);
+    this.sendBytes(code, mediaType, text);
   }
 
   /** Sends a Status error (JSON, or YAML when YAML was negotiated). */
@@ -68,6 +76,12 @@ export class Responder {
     this.options.format = saved;
   }
 
+  /** Answers `err` for a handler that runs on (its request timed out): whatever it sends later is dropped. */
+  expire(err: StatusError): void {
+    this.sendError(err);
+    this.expired = true;
+  }
+
   /** Sends plain text (health checks, metrics). */
   sendText(code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
     this.sendBytes(code, contentType, text);
@@ -75,6 +89,7 @@ export class Responder {
 
   /** Writes headers for a stream (watch) and returns; the caller writes chunks. */
   startStream(contentType: string): void {
+    if (this.expired) return;
     this.writeWarnings();
     this.raw.statusCode = 200;
     this.raw.setHeader('Content-Type', contentType);
@@ -86,13 +101,18 @@ export class Responder {
     if (this.warnings.length > 0) this.raw.setHeader('Warning', this.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
   }
 
-  /** Sends a body as it is (text is UTF-8 encoded). */
-  sendBytes(code: number, contentType: string, data: string | Buffer): void {
+  /**
+   * Sends a body as it is (text is UTF-8 encoded). `headers` are set after the defaults, so they
+   * may replace `Cache-Control: no-cache, private`.
+   */
+  sendBytes(code: number, contentType: string, data: string | Buffer, headers: Readonly<Record<string, string>> = {}): void {
+    if (this.expired) return;
     this.writeWarnings();
     let body: Buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     this.raw.statusCode = code;
     this.raw.setHeader('Content-Type', contentType);
     this.raw.setHeader('Cache-Control', 'no-cache, private');
+    for (const [name, value] of Object.entries(headers)) this.raw.setHeader(name, value);
     if (this.options.gzip && body.length >= gzipBytesMin) {
       body = gzipSync(body);
       this.raw.setHeader('Content-Encoding', 'gzip');
@@ -100,5 +120,14 @@ export class Responder {
     }
     this.raw.setHeader('Content-Length', String(body.length));
     this.raw.end(body);
+  }
+
+  /** Answers 304 Not Modified with `headers` (the validator and caching headers) and no body. */
+  sendNotModified(headers: Readonly<Record<string, string>>): void {
+    if (this.expired) return;
+    this.writeWarnings();
+    this.raw.statusCode = 304;
+    for (const [name, value] of Object.entries(headers)) this.raw.setHeader(name, value);
+    this.raw.end();
   }
 }

@@ -15,3 +15,6 @@ export const namespaceResyncMs = 10_000;
 
 /** Namespace controller: retry period while a terminating namespace still has content (e.g. finalizers). */
 export const namespaceBusyResyncMs = 1_000;
+
+/** Service allocation repair: time between passes (a leaked allocation goes after three passes that see it unheld). */
+export const serviceAllocationRepairIntervalMs = 60_000;

@@ -17,15 +17,70 @@ import { secrets } from './core/secrets.ts';
 import { serviceaccounts } from './core/serviceaccounts.ts';
 import { services } from './core/services.ts';
 import { eventsV1 } from './events/events.ts';
+import { controllerrevisions } from './apps/controllerrevisions.ts';
+import { cronjobs } from './batch/cronjobs.ts';
+import { jobs } from './batch/jobs.ts';
+import { ComponentStatusStore, componentstatuses } from './core/componentstatuses.ts';
+import { podtemplates } from './core/podtemplates.ts';
+import { replicationcontrollers } from './core/replicationcontrollers.ts';
+import { endpointslices } from './discovery/endpointslices.ts';
+import { GenericStore } from './generic/store.ts';
+import type { WriteHooks } from './generic/write-hooks.ts';
+import { serviceWriteHooks } from './core/service/allocation.ts';
+import { serviceNetwork, type ServiceNetwork } from './core/service/network.ts';
+import { ingressclasses } from './networking/ingressclasses.ts';
+import { ingresses } from './networking/ingresses.ts';
+import { networkpolicies } from './networking/networkpolicies.ts';
+import { runtimeclasses } from './node/runtimeclasses.ts';
+import { poddisruptionbudgets } from './policy/poddisruptionbudgets.ts';
+import { clusterrolebindings } from './rbac/clusterrolebindings.ts';
+import { clusterroles } from './rbac/clusterroles.ts';
+import { rolebindings } from './rbac/rolebindings.ts';
+import { roles } from './rbac/roles.ts';
+import { priorityclasses } from './scheduling/priorityclasses.ts';
+import { csidrivers } from './storage/csidrivers.ts';
+import { csinodes } from './storage/csinodes.ts';
+import { csistoragecapacities } from './storage/csistoragecapacities.ts';
+import { storageclasses } from './storage/storageclasses.ts';
+import { volumeattachments } from './storage/volumeattachments.ts';
+import type { Storage } from '../storage/storage.ts';
 import type { ResourceDeclaration } from './schema/declaration.ts';
 
 /** Every built-in resource declaration, in discovery order. */
 export const builtinDeclarations: readonly ResourceDeclaration[] = [
   namespaces, configmaps, secrets, serviceaccounts, services, endpoints, pods, nodes, events,
   limitranges, resourcequotas, persistentvolumes, persistentvolumeclaims,
-  deployments, replicasets, statefulsets, daemonsets,
+  podtemplates, replicationcontrollers, componentstatuses,
+  deployments, replicasets, statefulsets, daemonsets, controllerrevisions,
   eventsV1, leases,
+  jobs, cronjobs,
+  roles, clusterroles, rolebindings, clusterrolebindings,
+  ingresses, ingressclasses, networkpolicies,
+  poddisruptionbudgets,
+  storageclasses, csidrivers, csinodes, volumeattachments, csistoragecapacities,
+  priorityclasses, runtimeclasses, endpointslices,
 ];
+
+/** Resources whose store is their own rather than the generic one (as kube-apiserver overrides a resource's storage). */
+const ownStores: ReadonlyMap<ResourceDeclaration, new (storage: Storage, served: ServedResource) => GenericStore> = new Map([[componentstatuses, ComponentStatusStore]]);
+
+/** What some resources' stores need besides storage: the cluster's Service network, a log for side effects that fail. */
+export interface StoreDeps {
+  readonly serviceNetwork: ServiceNetwork;
+  readonly log: (message: string, err?: unknown) => void;
+}
+
+/** Resources with side effects outside their own key, through the generic store's hooks (kube-apiserver's BeginCreate and friends). */
+const writeHooks: ReadonlyMap<ResourceDeclaration, (storage: Storage, deps: StoreDeps) => WriteHooks> = new Map([
+  [services, (storage: Storage, deps: StoreDeps) => serviceWriteHooks({ storage, network: deps.serviceNetwork, log: deps.log })],
+]);
+
+/** The store of a served resource over `storage`: its own where it has one, else the generic store (with the resource's hooks). */
+export function storeFor(storage: Storage, served: ServedResource, deps: StoreDeps = { serviceNetwork: serviceNetwork(), log: () => undefined }): GenericStore {
+  const Own = ownStores.get(served.decl);
+  if (Own !== undefined) return new Own(storage, served);
+  return new GenericStore(storage, served, writeHooks.get(served.decl)?.(storage, deps));
+}
 
 /** A declaration placed under its served API group name (which depends on the domain). */
 export interface ServedResource {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { defaultServiceClusterIpRange, defaultServiceNodePortRange, serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
 
 /** The replica's command-line flags after validation. */
 export interface ReplicaFlags {
@@ -18,6 +19,8 @@ export interface ReplicaFlags {
   /** Entry bytes applied after which a snapshot is taken, whichever of this and the entry count comes first. */
   readonly snapshotEveryBytes: number | undefined;
   readonly snapshotCatchUpEntries: number | undefined;
+  /** Where Services get cluster IPs (--service-cluster-ip-range) and node ports (--service-node-port-range). */
+  readonly serviceNetwork: ServiceNetwork;
 }
 
 /** A flag that cannot be used; the message names it and says what is expected. */
@@ -74,6 +77,20 @@ function optionalInt(text: string | undefined, flag: string, max = Number.MAX_SA
   return n;
 }
 
+/** Parses --service-cluster-ip-range and --service-node-port-range, naming the flag that is wrong. */
+function parseServiceNetwork(clusterIpRange: string, nodePortRange: string): ServiceNetwork {
+  try {
+    serviceNetwork({ clusterIpRange });
+  } catch (error) {
+    throw new FlagError(`--service-cluster-ip-range: ${(error as Error).message}`);
+  }
+  try {
+    return serviceNetwork({ clusterIpRange, nodePortRange });
+  } catch (error) {
+    throw new FlagError(`--service-node-port-range: ${(error as Error).message}`);
+  }
+}
+
 /** Parses and validates the flags of cmd/orch-apiserver. Throws FlagError with a usable message. */
 export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
   const { values } = parseArgs({
@@ -94,6 +111,8 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       'snapshot-every-entries': { type: 'string' },
       'snapshot-every-bytes': { type: 'string' },
       'snapshot-catch-up-entries': { type: 'string' },
+      'service-cluster-ip-range': { type: 'string', default: defaultServiceClusterIpRange },
+      'service-node-port-range': { type: 'string', default: defaultServiceNodePortRange },
     },
     strict: true,
   });
@@ -120,5 +139,6 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     snapshotEveryEntries: optionalInt(values['snapshot-every-entries'], 'snapshot-every-entries'),
     snapshotEveryBytes: values['snapshot-every-bytes'] === undefined ? undefined : parseBytes(values['snapshot-every-bytes'], 'snapshot-every-bytes'),
     snapshotCatchUpEntries: optionalInt(values['snapshot-catch-up-entries'], 'snapshot-catch-up-entries'),
+    serviceNetwork: parseServiceNetwork(values['service-cluster-ip-range'], values['service-node-port-range']),
   };
 }

@@ -4,6 +4,7 @@ import { createApiServer, type ApiServer } from '../apiserver/index.ts';
 import { createControllers } from '../controllers/controllers.ts';
 import { ControllerManager } from '../controllers/manager.ts';
 import { ensureClusterPki } from '../certificates/index.ts';
+import type { ServiceNetwork } from '../registry/core/service/network.ts';
 import { openRaftStorage } from '../storage/raft-storage.ts';
 import { StorageError } from '../storage/storage.ts';
 import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
@@ -29,6 +30,8 @@ export interface ReplicaOptions {
   readonly snapshotEveryEntries?: number;
   readonly snapshotEveryBytes?: number;
   readonly snapshotCatchUpEntries?: number;
+  /** Where Services get cluster IPs and node ports (default 10.96.0.0/12 and 30000-32767). */
+  readonly serviceNetwork?: ServiceNetwork;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
   readonly log: (message: string, err?: unknown) => void;
@@ -84,7 +87,9 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       healthChecks: { 'raft-quorum': () => confirmQuorum(raft) },
       metricsRegistry,
       listen: options.api,
-      bootstrapNamespaces: ['default', 'orch-system', 'orch-public', 'kube-system'],
+      bootstrapNamespaces: ['default', 'orch-system', 'orch-public', 'kube-system', 'kube-public', 'kube-node-lease'],
+      ...(options.serviceNetwork ? { serviceNetwork: options.serviceNetwork } : {}),
+      kubernetesService: { advertiseHost: options.api.host },
       log: options.log,
     });
   } catch (error) {

@@ -131,11 +131,11 @@ describe('resourceVersion tables through the leader and a follower', () => {
           const notOlder = await list(client, ns, `resourceVersion=${before}&resourceVersionMatch=NotOlderThan${limit}`);
           assert.ok(rvOf(notOlder) >= before);
           assert.ok(rvOf(await list(client, ns, `resourceVersion=0&resourceVersionMatch=NotOlderThan${limit}`)) > 0, 'NotOlderThan 0 is Any');
-          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersionMatch=Exact${limit}`), 400, 'BadRequest', /forbidden unless resourceVersion is provided/);
-          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=0&resourceVersionMatch=Exact${limit}`), 400, 'BadRequest', /forbidden for resourceVersion "0"/);
-          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersionMatch=NotOlderThan${limit}`), 400, 'BadRequest', /forbidden unless resourceVersion is provided/);
+          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersionMatch=Exact${limit}`), 422, 'Invalid', /forbidden unless resourceVersion is provided/);
+          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=0&resourceVersionMatch=Exact${limit}`), 422, 'Invalid', /forbidden for resourceVersion "0"/);
+          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersionMatch=NotOlderThan${limit}`), 422, 'Invalid', /forbidden unless resourceVersion is provided/);
         }
-        expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=1&resourceVersionMatch=Latest`), 400, 'BadRequest', /Unsupported value/);
+        expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=1&resourceVersionMatch=Latest`), 422, 'Invalid', /Unsupported value/);
         const tooLarge = await client.call('GET', `${cmPath(ns)}?resourceVersion=${before + 1_000_000}&resourceVersionMatch=Exact`);
         expectStatus(tooLarge, 504, 'Timeout', /Too large resource version/);
         assert.equal(tooLarge.headers['retry-after'], '1');
@@ -160,7 +160,7 @@ describe('resourceVersion tables through the leader and a follower', () => {
         const bad = await client.call('GET', `${cmPath(ns)}?limit=2&continue=${first.metadata.continue}&resourceVersion=${first.metadata.resourceVersion}`);
         expectStatus(bad, 400, 'BadRequest', /specifying resource version is not allowed when using continue/);
         const badMatch = await client.call('GET', `${cmPath(ns)}?limit=2&continue=${first.metadata.continue}&resourceVersion=0&resourceVersionMatch=NotOlderThan`);
-        expectStatus(badMatch, 400, 'BadRequest', /forbidden when continue is provided/);
+        expectStatus(badMatch, 422, 'Invalid', /forbidden when continue is provided/);
         expectStatus(await client.call('GET', `${cmPath(ns)}?limit=2&continue=garbage`), 400, 'BadRequest', /continue key is not valid/);
       });
 

@@ -134,10 +134,10 @@ describe('watch semantics through the leader and a follower', () => {
           assert.deepEqual(summary(await noInitial!.next(1)), [['ADDED', 'i2']], 'sendInitialEvents=false: changes only');
         });
         const bad = await client.call('GET', `${cmPath(ns)}?watch=1&sendInitialEvents=true`);
-        assert.equal(bad.status, 400, bad.text);
+        assert.equal(bad.status, 422, bad.text);
         assert.match((bad.json as { message: string }).message, /resourceVersionMatch/);
         const badMatch = await client.call('GET', `${cmPath(ns)}?watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan`);
-        assert.equal(badMatch.status, 400, 'resourceVersionMatch on a watch needs sendInitialEvents');
+        assert.equal(badMatch.status, 422, 'resourceVersionMatch on a watch needs sendInitialEvents');
       });
 
       it(`timeoutSeconds ends the stream (${on})`, async () => {

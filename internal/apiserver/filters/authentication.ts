@@ -1,8 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { StatusError } from '../../registry/errors/status-error.ts';
 
-/** Paths anyone may read: health endpoints only. */
-const publicPaths = [/^\/healthz(\/.*)?$/, /^\/livez(\/.*)?$/, /^\/readyz(\/.*)?$/];
+/**
+ * Paths anyone may read: the health endpoints and `/version` (with or without its trailing
+ * slash), as kube-apiserver's system:public-info-viewer role grants them to unauthenticated users.
+ */
+const publicPaths = [/^\/healthz(\/.*)?$/, /^\/livez(\/.*)?$/, /^\/readyz(\/.*)?$/, /^\/version\/?$/];
 
 /** Whether a path is served without authentication. */
 export function isPublicPath(path: string): boolean {

@@ -50,7 +50,14 @@ export function checkObject(ctx: RequestContext, decoded: DecodedBody): KObject 
   checkNamespace(ctx, kobj);
   const mode = fieldValidationOf(ctx.query);
   const schema = objectSchema(ctx.served.decl);
-  const result = checkSchema(kobj, schema, mode !== 'Strict');
+  const result = checkSchema(kobj, schema, mode !== 'Strict', ctx.served.decl.kind);
+  // A built-in kind decodes into Go types: a value they cannot hold is a decode error (400), as
+  // kube-apiserver's typed decoder answers, before any field validation.
+  const [decodeError] = result.decodeErrors;
+  if (decodeError !== undefined && ctx.served.decl.custom !== true) {
+    const { kind } = ctx.served.decl;
+    throw badRequest(elide(`${kind} in version "${ctx.served.version}" cannot be handled as a ${kind}: ${decodeError}`, 1024));
+  }
   const all = [...result.unknownFields.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)];
   const total = result.unknownFields.length + decoded.duplicateCount;
   if (mode === 'Strict' && total > 0) {
@@ -60,7 +67,10 @@ export function checkObject(ctx: RequestContext, decoded: DecodedBody): KObject 
   // The count takes the last of the warnings a response may carry.
   if (mode === 'Warn') for (const p of withCount(all.slice(0, total > warningsMax ? warningsMax - 1 : warningsMax), total)) ctx.out.warn(p);
   const name = kobj.metadata.name ?? '';
-  const errors = [...result.typeErrors, ...missingRequired(kobj, schema).map((f) => ({ type: 'FieldValueRequired' as const, field: f, message: 'Required value' }))];
+  // Required fields of a built-in kind are its strategy's to check, with kube-apiserver's messages
+  // (its typed decoder checks none); a custom resource's schema says them.
+  const custom = ctx.served.decl.custom === true;
+  const errors = [...result.typeErrors, ...(custom ? missingRequired(kobj, schema).map((f) => ({ type: 'FieldValueRequired' as const, field: f, message: 'Required value' })) : [])];
   if (errors.length > 0) throw invalid(ctx.served.decl.kind, ctx.served.group, typeof name === 'string' ? name : '', toCauses(errors));
   return kobj;
 }

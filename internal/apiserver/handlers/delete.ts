@@ -1,11 +1,18 @@
 import { badRequest, hasStatus } from '../../registry/errors/status-error.ts';
 import { deleteNamespace, type NamespaceStores } from '../../registry/core/namespace-deletion.ts';
-import type { DeleteOptions } from '../../registry/generic/store.ts';
+import type { DeleteOptions, ListObject } from '../../registry/generic/store.ts';
 import { decodeJson, decodeYaml, readBody } from '../body.ts';
 import { mediaType } from '../negotiation.ts';
 import { protectedNamespaces } from './namespace-lifecycle.ts';
 import { sendList, sendObject } from './read.ts';
-import { dryRunOf, intParam, type RequestContext } from './request-context.ts';
+import type { RequestContext } from './request-context.ts';
+import { checkDeleteOptions, deleteOptionsFromQuery, listOptionsOf, type RequestedDeleteOptions } from './request-options.ts';
+
+/** The selectors a deletecollection picks its objects by. */
+interface Selectors {
+  readonly labelSelector: string;
+  readonly fieldSelector: string;
+}
 
 interface DeleteBody {
   gracePeriodSeconds?: unknown;
@@ -15,9 +22,10 @@ interface DeleteBody {
   preconditions?: { uid?: unknown; resourceVersion?: unknown };
 }
 
-async function readDeleteBody(ctx: RequestContext): Promise<DeleteBody> {
+/** The decoded body of a delete, or undefined when there is none (the query has the options then). */
+async function readDeleteBody(ctx: RequestContext): Promise<DeleteBody | undefined> {
   const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
-  if (bytes.length === 0) return {};
+  if (bytes.length === 0) return undefined;
   const decoded = mediaType(ctx.headers['content-type']) === 'application/yaml' ? decodeYaml(bytes) : decodeJson(bytes);
   const value = decoded.value;
   if (value === null) return {};
@@ -31,22 +39,43 @@ function optionalString(value: unknown, field: string): string | undefined {
   return value;
 }
 
-/** DeleteOptions from the body and the query (the query wins, as Kubernetes). */
-async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
-  const body = await readDeleteBody(ctx);
-  const graceQuery = intParam(ctx.query, 'gracePeriodSeconds');
-  const grace = graceQuery ?? body.gracePeriodSeconds;
-  if (grace !== undefined && grace !== null && (typeof grace !== 'number' || !Number.isInteger(grace) || grace < 0)) throw badRequest('gracePeriodSeconds must be a non-negative integer');
-  let policy = optionalString(ctx.query.get('propagationPolicy') ?? body.propagationPolicy, 'propagationPolicy');
-  if (policy === undefined && body.orphanDependents === true) policy = 'Orphan';
-  const dryRun = dryRunOf(ctx.query) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
+/** DeleteOptions from a body: a field of the wrong type is a 400; null is absent, `""` a policy (an invalid one). */
+function deleteOptionsFromBody(body: DeleteBody): RequestedDeleteOptions {
+  const grace = body.gracePeriodSeconds ?? undefined;
+  if (grace !== undefined && (typeof grace !== 'number' || !Number.isInteger(grace))) throw badRequest('gracePeriodSeconds must be an integer');
+  const policy = body.propagationPolicy ?? undefined;
+  if (policy !== undefined && typeof policy !== 'string') throw badRequest('propagationPolicy must be a string');
+  const orphan = body.orphanDependents ?? undefined;
+  if (orphan !== undefined && typeof orphan !== 'boolean') throw badRequest('orphanDependents must be a boolean');
+  const dryRun = body.dryRun ?? [];
+  if (!Array.isArray(dryRun) || !dryRun.every((v) => typeof v === 'string')) throw badRequest('dryRun must be a list of strings');
   const uid = optionalString(body.preconditions?.uid, 'preconditions.uid');
   const resourceVersion = optionalString(body.preconditions?.resourceVersion, 'preconditions.resourceVersion');
   return {
     dryRun,
-    ...(typeof grace === 'number' ? { gracePeriodSeconds: grace } : {}),
+    ...(grace === undefined ? {} : { gracePeriodSeconds: Math.min(grace, Number.MAX_SAFE_INTEGER) }),
     ...(policy === undefined ? {} : { propagationPolicy: policy }),
+    ...(orphan === undefined ? {} : { orphanDependents: orphan }),
     ...(uid || resourceVersion ? { preconditions: { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) } } : {}),
+  };
+}
+
+/**
+ * DeleteOptions as kube-apiserver reads them: from the body when there is one, else from the
+ * query (never both), then validated (422). `orphanDependents` is the deprecated form of the
+ * policy (true: Orphan, false: Background); a negative grace period counts as 1 s (BeforeDelete).
+ */
+async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
+  const body = await readDeleteBody(ctx);
+  const requested = body === undefined ? deleteOptionsFromQuery(ctx.query) : deleteOptionsFromBody(body);
+  checkDeleteOptions(ctx.apiDomain, requested);
+  const { gracePeriodSeconds: grace, propagationPolicy: policy, orphanDependents: orphan, preconditions } = requested;
+  return {
+    dryRun: requested.dryRun.length > 0,
+    ...(grace === undefined ? {} : { gracePeriodSeconds: grace < 0 ? 1 : grace }),
+    ...(policy === undefined ? {} : { propagationPolicy: policy }),
+    ...(orphan === undefined ? {} : { orphanDependents: orphan }),
+    ...(preconditions === undefined ? {} : { preconditions }),
   };
 }
 
@@ -65,9 +94,8 @@ export async function handleDelete(ctx: RequestContext): Promise<void> {
 }
 
 /** DELETE of a collection of namespaces: each becomes Terminating (protected ones are skipped). */
-async function deleteNamespaceCollection(ctx: RequestContext, stores: NamespaceStores, opts: DeleteOptions): Promise<void> {
-  const q = ctx.query;
-  const list = await stores.namespaces.list(undefined, { labelSelector: q.get('labelSelector') ?? '', fieldSelector: q.get('fieldSelector') ?? '' });
+async function deleteNamespaceCollection(stores: NamespaceStores, selectors: Selectors, opts: DeleteOptions): Promise<ListObject> {
+  const list = await stores.namespaces.list(undefined, selectors);
   const items = [];
   for (const ns of list.items) {
     const name = ns.metadata.name ?? '';
@@ -78,14 +106,15 @@ async function deleteNamespaceCollection(ctx: RequestContext, stores: NamespaceS
       if (!hasStatus(err, 404)) throw err;
     }
   }
-  sendList(ctx, { ...list, items });
+  return { ...list, items };
 }
 
-/** DELETE of a collection, by label and field selectors. */
+/** DELETE of a collection, by label and field selectors (its ListOptions are read before its DeleteOptions, as upstream). */
 export async function handleDeleteCollection(ctx: RequestContext): Promise<void> {
+  const { labelSelector = '', fieldSelector = '' } = listOptionsOf(ctx.query);
   const opts = await deleteOptions(ctx);
-  if (ctx.namespaceStores && ctx.served.group === '' && ctx.served.decl.plural === 'namespaces') return deleteNamespaceCollection(ctx, ctx.namespaceStores, opts);
-  const q = ctx.query;
-  const list = await ctx.store.deleteCollection(ctx.info.namespace, { labelSelector: q.get('labelSelector') ?? '', fieldSelector: q.get('fieldSelector') ?? '' }, opts);
+  const stores = ctx.namespaceStores;
+  const namespaces = stores !== undefined && ctx.served.group === '' && ctx.served.decl.plural === 'namespaces';
+  const list = namespaces ? await deleteNamespaceCollection(stores, { labelSelector, fieldSelector }, opts) : await ctx.store.deleteCollection(ctx.info.namespace, { labelSelector, fieldSelector }, opts);
   sendList(ctx, list);
 }

@@ -40,11 +40,29 @@ async function dispatchSubresource(ctx: RequestContext, sub: string): Promise<vo
   throw pathNotFound();
 }
 
+/**
+ * 405 for a verb the resource does not serve (its declaration's `verbs`): a watch names the
+ * missing capability, as kube-apiserver's list handler does; other verbs have no route.
+ */
+function checkServedVerb(ctx: RequestContext): void {
+  const { decl } = ctx.served;
+  const { verb } = ctx.info;
+  if (decl.verbs === undefined || (decl.verbs as readonly string[]).includes(verb)) return;
+  if (verb === 'watch') {
+    const resource = ctx.served.group === '' ? decl.plural : `${decl.plural}.${ctx.served.group}`;
+    throw new StatusError(405, 'MethodNotAllowed', `watch is not supported on resources of kind "${resource}"`);
+  }
+  throw methodNotAllowed();
+}
+
 /** Routes a resource request to its verb handler. Handlers never look at the kind. */
 export async function dispatchResource(ctx: RequestContext): Promise<void> {
   const { verb, name, subresource } = ctx.info;
   if (ctx.served.decl.namespaced && name !== undefined && ctx.info.namespace === undefined) throw pathNotFound();
+  const { deprecatedSince } = ctx.served.decl;
+  if (deprecatedSince !== undefined) ctx.out.warn(`${ctx.served.apiVersion} ${ctx.served.decl.kind} is deprecated in v${deprecatedSince}+`);
   if (subresource !== undefined) return dispatchSubresource(ctx, subresource);
+  checkServedVerb(ctx);
   switch (verb) {
     case 'get':
       return handleGet(ctx);

@@ -4,7 +4,7 @@ import { qualifiedName } from '../../registry/schema/name-validation.ts';
 import { readObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
 import type { RequestContext } from './request-context.ts';
-import { dryRunOf } from './request-context.ts';
+import { writeOptions } from './write.ts';
 
 function finalizersOf(ctx: RequestContext, spec: unknown): string[] {
   const value = (spec as { finalizers?: unknown } | undefined)?.finalizers;
@@ -25,12 +25,13 @@ function finalizersOf(ctx: RequestContext, spec: unknown): string[] {
  * without finalizers is removed. 409 when the body's resourceVersion is stale.
  */
 export async function handleFinalize(ctx: RequestContext): Promise<void> {
+  const { dryRun } = writeOptions(ctx);
   const obj = await readObject(ctx);
   const name = ctx.info.name ?? '';
   if (obj.metadata.name !== undefined && obj.metadata.name !== '' && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   const finalizers = finalizersOf(ctx, obj.spec);
   const requested = obj.metadata.resourceVersion;
-  if (dryRunOf(ctx.query)) {
+  if (dryRun) {
     const current = await ctx.store.get(undefined, name);
     current.spec = { ...(current.spec as object | undefined), finalizers };
     sendObject(ctx, 200, current);

@@ -8,6 +8,7 @@ import type { KObject } from '../../registry/schema/declaration.ts';
 import { objectPatchSchema } from '../../registry/schema/patch-schema.ts';
 import { decodeJson, decodeYaml, readBody } from '../body.ts';
 import { mediaType, unsupportedMediaType } from '../negotiation.ts';
+import { boolParam } from '../query-params.ts';
 import { checkObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
 import type { RequestContext } from './request-context.ts';
@@ -35,23 +36,14 @@ function patcher(ctx: RequestContext, type: string, patch: unknown): (current: u
   return (current) => applyMergePatch(current, patch);
 }
 
-/** `force`: only `true` or `false`, and only for apply. */
-function forceOf(ctx: RequestContext, type: string): boolean {
-  const value = ctx.query.get('force');
-  if (value === null) return false;
-  if (type !== applyType) throw badRequest('force: Invalid value: force flag must only be set for apply patches');
-  if (value !== 'true' && value !== 'false') throw badRequest(`force: Invalid value: "${value}": must be true or false`);
-  return value === 'true';
-}
-
 /** PATCH of one object, its status or its scale. */
 export async function handlePatch(ctx: RequestContext): Promise<void> {
   const type = mediaType(ctx.headers['content-type']);
   const accepted = ctx.served.decl.custom ? customPatchTypes : builtinPatchTypes;
   if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
-  const force = forceOf(ctx, type);
-  if (type === applyType) return handleApply(ctx, force);
-  const opts = writeOptions(ctx);
+  // PatchOptions: `force` only with apply, where it is a bool parameter (`force=yes` forces too).
+  const opts = writeOptions(ctx, type);
+  if (type === applyType) return handleApply(ctx, opts, boolParam(ctx.query, 'force'));
   const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
   const apply = patcher(ctx, type, decodeJson(bytes).value);
   const name = ctx.info.name ?? '';
@@ -111,15 +103,13 @@ async function checkNamespaceForCreate(ctx: RequestContext): Promise<void> {
 }
 
 /** Server-side apply (SPEC "Server-side apply rules"): 200 when it updated, 201 when it created. */
-async function handleApply(ctx: RequestContext, force: boolean): Promise<void> {
+async function handleApply(ctx: RequestContext, opts: { dryRun: boolean; fieldManager: string }, force: boolean): Promise<void> {
   if (ctx.info.subresource === 'scale') throw unsupportedMediaType(applyType, customPatchTypes.filter((t) => t !== applyType));
-  const manager = ctx.query.get('fieldManager') ?? '';
-  if (manager === '') throw badRequest('fieldManager: Required value: is required for apply patch');
-  const opts = writeOptions(ctx);
   const applied = await readApplied(ctx);
   const result = await serverSideApply(ctx.store, ctx.info.namespace, ctx.info.name ?? '', {
     applied,
-    manager,
+    // Never the User-Agent's: checkWriteOptions made `fieldManager` required for apply.
+    manager: opts.fieldManager,
     force,
     dryRun: opts.dryRun,
     ...(ctx.info.subresource === 'status' ? { subresource: 'status' as const } : {}),

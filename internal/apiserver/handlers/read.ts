@@ -1,7 +1,8 @@
 import type { KObject } from '../../registry/schema/declaration.ts';
 import type { ListObject } from '../../registry/generic/store.ts';
 import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
-import { intParam, type RequestContext } from './request-context.ts';
+import type { RequestContext } from './request-context.ts';
+import { listOptionsOf } from './request-options.ts';
 
 /** Sends one object in the negotiated view (object, Table or metadata). */
 export function sendObject(ctx: RequestContext, code: number, obj: KObject): void {
@@ -31,15 +32,14 @@ export async function handleGet(ctx: RequestContext): Promise<void> {
 
 /** GET of a collection. */
 export async function handleList(ctx: RequestContext): Promise<void> {
-  const q = ctx.query;
-  const limit = intParam(q, 'limit');
+  const { labelSelector, fieldSelector, limit, continue: token, resourceVersion, resourceVersionMatch } = listOptionsOf(ctx.query);
   const list = await ctx.store.list(ctx.info.namespace, {
-    ...(q.get('labelSelector') ? { labelSelector: q.get('labelSelector') ?? '' } : {}),
-    ...(q.get('fieldSelector') ? { fieldSelector: q.get('fieldSelector') ?? '' } : {}),
+    ...(labelSelector === undefined ? {} : { labelSelector }),
+    ...(fieldSelector === undefined ? {} : { fieldSelector }),
     ...(limit === undefined ? {} : { limit }),
-    ...(q.get('continue') ? { continue: q.get('continue') ?? '' } : {}),
-    ...(q.get('resourceVersion') !== null ? { resourceVersion: q.get('resourceVersion') ?? '' } : {}),
-    ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch') ?? '' } : {}),
+    ...(token === undefined ? {} : { continue: token }),
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
+    ...(resourceVersionMatch === undefined ? {} : { resourceVersionMatch }),
   });
   sendList(ctx, list);
 }

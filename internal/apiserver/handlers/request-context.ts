@@ -4,7 +4,6 @@ import type { ServedResource } from '../../registry/resource-registry.ts';
 import type { BodySource } from '../body.ts';
 import type { ResourceRequestInfo } from '../request-info.ts';
 import type { Responder } from '../respond.ts';
-import { badRequest } from '../../registry/errors/status-error.ts';
 import type { NamespaceStores } from '../../registry/core/namespace-deletion.ts';
 
 /** Everything a resource handler needs about one request. */
@@ -27,21 +26,21 @@ export interface RequestContext {
   readonly namespaceStores?: NamespaceStores;
 }
 
-/** `dryRun`: absent -> false; present empty or `All` -> true; anything else 400. */
+/**
+ * Whether the request is a dry run: `dryRun` given, every value `All`. The caller has validated
+ * the options first (checkWriteOptions, checkDeleteOptions): another value here is a bug.
+ */
 export function dryRunOf(query: URLSearchParams): boolean {
   const values = query.getAll('dryRun');
-  if (values.length === 0) return false;
-  for (const v of values) if (v !== '' && v !== 'All') throw badRequest(`Invalid dry run value "${v}": supported values: "All"`);
-  return true;
+  if (values.some((v) => v !== 'All')) throw new Error(`assert: dryRun ${JSON.stringify(values)} reached a handler unvalidated`);
+  return values.length > 0;
 }
 
 /** The field manager: `fieldManager`, else the User-Agent's program name, else "unknown". */
 export function fieldManagerOf(query: URLSearchParams, headers: IncomingHttpHeaders): string {
   const explicit = query.get('fieldManager');
-  if (explicit !== null && explicit !== '') {
-    if (explicit.length > 128) throw badRequest('fieldManager: Too long: may not be more than 128 bytes');
-    return explicit;
-  }
+  // Its length and characters are checked with the other options (checkWriteOptions).
+  if (explicit !== null && explicit !== '') return explicit;
   const agent = headers['user-agent'] ?? '';
   const program = agent.split('/')[0]?.trim() ?? '';
   return program === '' ? 'unknown' : program.slice(0, 128);
@@ -50,18 +49,10 @@ export function fieldManagerOf(query: URLSearchParams, headers: IncomingHttpHead
 /** How unknown and duplicate fields are treated. */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
-/** `fieldValidation` (default Warn); 400 for other values. */
+/** `fieldValidation` (default Warn), validated with the other options first (checkWriteOptions): another value here is a bug. */
 export function fieldValidationOf(query: URLSearchParams): FieldValidation {
   const v = query.get('fieldValidation');
   if (v === null || v === '') return 'Warn';
   if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
-  throw badRequest(`fieldValidation: Unsupported value: "${v}": supported values: "Ignore", "Warn", "Strict"`);
-}
-
-/** A non-negative integer query parameter, or undefined; 400 when malformed. */
-export function intParam(query: URLSearchParams, name: string): number | undefined {
-  const v = query.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^\d+$/.test(v)) throw badRequest(`${name}: Invalid value: "${v}": must be a non-negative integer`);
-  return Number(v);
+  throw new Error(`assert: fieldValidation ${JSON.stringify(v)} reached a handler unvalidated`);
 }

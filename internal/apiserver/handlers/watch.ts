@@ -2,9 +2,9 @@ import { startWatch, type ApiWatchEvent } from '../../registry/generic/watch.ts'
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
 import { watchTimeoutSecondsDefault, watchTimeoutSecondsMax } from '../limits.ts';
-import { intParam, type RequestContext } from './request-context.ts';
+import type { RequestContext } from './request-context.ts';
+import { listOptionsOf } from './request-options.ts';
 import { WatchWriter } from './watch-writer.ts';
-import { badRequest } from '../../registry/errors/status-error.ts';
 
 /** The event in the negotiated view: objects become one-row Tables (headers only in the first). */
 function viewOf(ctx: RequestContext, ev: ApiWatchEvent, first: boolean): ApiWatchEvent {
@@ -17,11 +17,13 @@ function viewOf(ctx: RequestContext, ev: ApiWatchEvent, first: boolean): ApiWatc
   return { type: ev.type, object: table };
 }
 
-function sendInitialEventsParam(value: string | null): { sendInitialEvents?: boolean } {
-  if (value === null || value === '') return {};
-  if (value === 'true' || value === '1') return { sendInitialEvents: true };
-  if (value === 'false' || value === '0') return { sendInitialEvents: false };
-  throw badRequest(`sendInitialEvents: Invalid value: "${value}": must be true or false`);
+/**
+ * How long a watch runs (kube-apiserver's ListResource): `timeoutSeconds` up to the maximum; absent
+ * or 0 is the default, a negative value ends the watch at once (`?timeout=` plays no part).
+ */
+function watchTimeoutMs(timeoutSeconds: number | undefined): number {
+  if (timeoutSeconds === undefined || timeoutSeconds === 0) return watchTimeoutSecondsDefault * 1000;
+  return Math.max(0, Math.min(timeoutSeconds, watchTimeoutSecondsMax)) * 1000;
 }
 
 function plainView(ctx: RequestContext): boolean {
@@ -51,19 +53,18 @@ function encodedLine(ev: ApiWatchEvent): Buffer {
  * (`timeoutSeconds`, shutdown), what is under way still goes out and the stream ends normally.
  */
 export async function handleWatch(ctx: RequestContext): Promise<void> {
-  const q = ctx.query;
   const name = ctx.info.name;
-  const fieldSelector = [q.get('fieldSelector') ?? '', name ? `metadata.name=${name}` : ''].filter((s) => s !== '').join(',');
+  const { labelSelector, fieldSelector, resourceVersion, resourceVersionMatch, allowWatchBookmarks, sendInitialEvents, timeoutSeconds } = listOptionsOf(ctx.query);
   const watch = await startWatch(ctx.store, ctx.info.namespace, {
-    ...(q.get('labelSelector') ? { labelSelector: q.get('labelSelector') ?? '' } : {}),
-    ...(fieldSelector ? { fieldSelector } : {}),
-    ...(q.get('resourceVersion') !== null ? { resourceVersion: q.get('resourceVersion') ?? '' } : {}),
-    ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch') ?? '' } : {}),
-    allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1',
-    ...sendInitialEventsParam(q.get('sendInitialEvents')),
+    ...(labelSelector === undefined ? {} : { labelSelector }),
+    ...(fieldSelector === undefined ? {} : { fieldSelector }),
+    ...(name === undefined ? {} : { name }),
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
+    ...(resourceVersionMatch === undefined ? {} : { resourceVersionMatch }),
+    allowWatchBookmarks,
+    ...(sendInitialEvents === undefined ? {} : { sendInitialEvents }),
   });
-  const timeoutSeconds = Math.min(intParam(q, 'timeoutSeconds') ?? watchTimeoutSecondsDefault, watchTimeoutSecondsMax);
-  const timer = setTimeout(() => watch.stop(), timeoutSeconds * 1000);
+  const timer = setTimeout(() => watch.stop(), watchTimeoutMs(timeoutSeconds));
   void ctx.closed.then(() => watch.stop());
   const raw = ctx.out.raw;
   // Not ctx.closed: a shutdown stops the watch, which then ends normally once what is under way is out.

@@ -3,9 +3,14 @@ import type { KObject } from '../../registry/schema/declaration.ts';
 import { readObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
 import { dryRunOf, fieldManagerOf, type RequestContext } from './request-context.ts';
+import { checkWriteOptions } from './request-options.ts';
 
-/** The write options of a request: dryRun and the field manager. */
-export function writeOptions(ctx: RequestContext): { dryRun: boolean; fieldManager: string } {
+/**
+ * The write options of a request, dryRun and the field manager, once its Create-, Update- or
+ * PatchOptions are valid (422 otherwise; a patch names its media type).
+ */
+export function writeOptions(ctx: RequestContext, patchType?: string): { dryRun: boolean; fieldManager: string } {
+  checkWriteOptions(ctx, patchType);
   return { dryRun: dryRunOf(ctx.query), fieldManager: fieldManagerOf(ctx.query, ctx.headers) };
 }
 

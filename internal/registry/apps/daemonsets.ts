@@ -1,8 +1,7 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { int, intOrString, obj, open, str } from '../schema/field-schema.ts';
-import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
 import { ageColumn, field, nameColumn, num, selectorString } from '../schema/printers.ts';
 import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 /** DaemonSets (apps/v1): one pod per node; updateStrategy defaults to RollingUpdate. */
 export const daemonsets: ResourceDeclaration = {
@@ -16,17 +15,7 @@ export const daemonsets: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'DaemonSet represents the configuration of a daemon set.',
-  fields: {
-    spec: obj({
-      selector: labelSelectorSchema,
-      template: podTemplateSchema,
-      updateStrategy: obj({ type: str(), rollingUpdate: obj({ maxUnavailable: intOrString(), maxSurge: intOrString() }) }),
-      minReadySeconds: int(),
-      revisionHistoryLimit: int(),
-    }),
-    status: open({ currentNumberScheduled: int(), desiredNumberScheduled: int(), numberReady: int(), updatedNumberScheduled: int(), numberAvailable: int() }),
-  },
-  required: ['spec'],
+  fields: builtinFields('io.k8s.api.apps.v1.DaemonSet'),
   subresources: { status: true },
   tracksGeneration: true,
   printerColumns: [

@@ -1,8 +1,7 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { bool, conditionList, int, obj, str, intOrString, withMarkers } from '../schema/field-schema.ts';
-import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
 import { ageColumn, nameColumn, num } from '../schema/printers.ts';
 import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 /** Deployments (apps/v1): declarative updates of ReplicaSets, with the apps/v1 defaults. */
 export const deployments: ResourceDeclaration = {
@@ -16,29 +15,7 @@ export const deployments: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'Deployment enables declarative updates for Pods and ReplicaSets.',
-  fields: {
-    spec: obj({
-      replicas: int(),
-      selector: labelSelectorSchema,
-      template: podTemplateSchema,
-      strategy: withMarkers(obj({ type: str('Recreate or RollingUpdate.'), rollingUpdate: obj({ maxSurge: intOrString(), maxUnavailable: intOrString() }) }), { 'x-kubernetes-patch-strategy': 'retainKeys' }),
-      minReadySeconds: int(),
-      revisionHistoryLimit: int(),
-      paused: bool(),
-      progressDeadlineSeconds: int(),
-    }),
-    status: obj({
-      observedGeneration: { type: 'integer', format: 'int64' },
-      replicas: int(),
-      updatedReplicas: int(),
-      readyReplicas: int(),
-      availableReplicas: int(),
-      unavailableReplicas: int(),
-      conditions: conditionList(),
-      collisionCount: int(),
-    }),
-  },
-  required: ['spec'],
+  fields: builtinFields('io.k8s.api.apps.v1.Deployment'),
   subresources: { status: true, scale: { selectorFrom: 'spec.selector' } },
   tracksGeneration: true,
   printerColumns: [

@@ -1,8 +1,7 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { conditionList, int, obj } from '../schema/field-schema.ts';
-import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
 import { ageColumn, nameColumn, num } from '../schema/printers.ts';
 import { defaultWorkload, validateSelectorImmutable, validateWorkload } from './workload.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 /** ReplicaSets (apps/v1): keep a number of identical pods running. */
 export const replicasets: ResourceDeclaration = {
@@ -16,11 +15,7 @@ export const replicasets: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'ReplicaSet ensures that a specified number of pod replicas are running at any given time.',
-  fields: {
-    spec: obj({ replicas: int(), minReadySeconds: int(), selector: labelSelectorSchema, template: podTemplateSchema }),
-    status: obj({ replicas: int(), fullyLabeledReplicas: int(), readyReplicas: int(), availableReplicas: int(), observedGeneration: { type: 'integer', format: 'int64' }, conditions: conditionList() }),
-  },
-  required: ['spec'],
+  fields: builtinFields('io.k8s.api.apps.v1.ReplicaSet'),
   subresources: { status: true, scale: { selectorFrom: 'spec.selector' } },
   tracksGeneration: true,
   printerColumns: [

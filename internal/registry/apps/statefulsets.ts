@@ -1,8 +1,7 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, int, obj, open, str } from '../schema/field-schema.ts';
-import { labelSelectorSchema, podTemplateSchema } from '../schema/object-meta.ts';
 import { ageColumn, nameColumn, num } from '../schema/printers.ts';
 import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 /** StatefulSets (apps/v1): pods with stable identities; updateStrategy defaults to RollingUpdate. */
 export const statefulsets: ResourceDeclaration = {
@@ -16,23 +15,7 @@ export const statefulsets: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'StatefulSet represents a set of pods with consistent identities.',
-  fields: {
-    spec: obj({
-      replicas: int(),
-      selector: labelSelectorSchema,
-      template: podTemplateSchema,
-      serviceName: str(),
-      podManagementPolicy: str(),
-      updateStrategy: obj({ type: str(), rollingUpdate: open() }),
-      revisionHistoryLimit: int(),
-      minReadySeconds: int(),
-      volumeClaimTemplates: arr(open()),
-      persistentVolumeClaimRetentionPolicy: open(),
-      ordinals: open(),
-    }),
-    status: open({ replicas: int(), readyReplicas: int() }),
-  },
-  required: ['spec'],
+  fields: builtinFields('io.k8s.api.apps.v1.StatefulSet'),
   subresources: { status: true, scale: { selectorFrom: 'spec.selector' } },
   tracksGeneration: true,
   printerColumns: [nameColumn, { name: 'Ready', type: 'string', cell: (o) => `${num(o, 'status.readyReplicas')}/${num(o, 'spec.replicas')}` }, ageColumn],

@@ -2,6 +2,7 @@ import type { KObject } from '../schema/declaration.ts';
 import { immutable, invalidValue, required, type FieldError } from '../schema/field-errors.ts';
 import { validateLabels } from '../schema/metadata-validation.ts';
 import { defaultPodSpec } from '../core/pods.ts';
+import { validatePodTemplateSpec } from '../core/pod-template.ts';
 import { field } from '../schema/printers.ts';
 
 /** The `spec` of a workload as a mutable record (created when missing). */
@@ -22,7 +23,7 @@ export function defaultWorkload(o: KObject, withReplicas: boolean): void {
   if (template && typeof template === 'object') defaultPodSpec((template.spec ??= {}) as Record<string, unknown>);
 }
 
-/** Validation shared by apps/v1 workloads: a required selector matching the template's labels. */
+/** Validation shared by apps/v1 workloads: a required selector matching the template's labels, and the template itself. */
 export function validateWorkload(o: KObject): FieldError[] {
   const errors: FieldError[] = [];
   const selector = field(o, 'spec.selector') as Record<string, unknown> | undefined;
@@ -34,10 +35,7 @@ export function validateWorkload(o: KObject): FieldError[] {
     if (!selectorMatchesLabels(selector, labels)) errors.push(invalidValue('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
   }
   if (field(o, 'spec.template') === undefined) errors.push(required('spec.template'));
-  else {
-    const containers = field(o, 'spec.template.spec.containers');
-    if (!Array.isArray(containers) || containers.length === 0) errors.push(required('spec.template.spec.containers'));
-  }
+  else errors.push(...validatePodTemplateSpec(o, 'spec.template'));
   const replicas = field(o, 'spec.replicas');
   if (typeof replicas === 'number' && replicas < 0) errors.push(invalidValue('spec.replicas', replicas, 'must be greater than or equal to 0'));
   return errors;

@@ -1,7 +1,7 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { int, obj, str, time } from '../schema/field-schema.ts';
 import { invalidValue, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 /** Leases (coordination.<domain>/v1): leader election and node heartbeats. */
 export const leases: ResourceDeclaration = {
@@ -14,9 +14,7 @@ export const leases: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'Lease defines a lease concept.',
-  fields: {
-    spec: obj({ holderIdentity: str(), leaseDurationSeconds: int(), acquireTime: time(), renewTime: time(), leaseTransitions: int() }),
-  },
+  fields: builtinFields('io.k8s.api.coordination.v1.Lease'),
   printerColumns: [nameColumn, { name: 'Holder', type: 'string', cell: (o) => text(o, 'spec.holderIdentity') }, ageColumn],
   strategy: {
     allowCreateOnUpdate: false,

@@ -1,7 +1,7 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { bool, mapOf, str } from '../schema/field-schema.ts';
 import { forbidden, invalidValue, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, nameColumn } from '../schema/printers.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 const keyRe = /^[-._a-zA-Z0-9]+$/;
 
@@ -39,7 +39,7 @@ export const configmaps: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'ConfigMap holds configuration data for pods to consume.',
-  fields: { data: mapOf(str()), binaryData: mapOf(str(undefined, { format: 'byte' })), immutable: bool() },
+  fields: builtinFields('io.k8s.api.core.v1.ConfigMap'),
   printerColumns: [nameColumn, { name: 'Data', type: 'integer', description: 'Number of keys.', cell: (o) => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length }, ageColumn],
   strategy: {
     validate: (o) => [...validateDataKeys('data', o.data), ...validateDataKeys('binaryData', o.binaryData)],

@@ -1,6 +1,6 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, open } from '../schema/field-schema.ts';
 import { ageColumn, nameColumn } from '../schema/printers.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 function endpointsCell(subsets: unknown): string {
   if (!Array.isArray(subsets)) return '<none>';
@@ -23,7 +23,7 @@ export const endpoints: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'Endpoints is a collection of endpoints that implement the actual service.',
-  fields: { subsets: arr(open()) },
+  fields: builtinFields('io.k8s.api.core.v1.Endpoints'),
   printerColumns: [nameColumn, { name: 'Endpoints', type: 'string', cell: (o) => endpointsCell(o.subsets) }, ageColumn],
   strategy: { allowCreateOnUpdate: true },
 };

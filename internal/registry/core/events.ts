@@ -1,8 +1,8 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { int, obj, str, time } from '../schema/field-schema.ts';
-import { objectReferenceSchema } from '../schema/object-meta.ts';
 import { required, type FieldError } from '../schema/field-errors.ts';
 import { humanDuration, text } from '../schema/printers.ts';
+import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 function lastSeen(o: KObject, now: Date): string {
   const t = text(o, 'lastTimestamp') || text(o, 'eventTime') || (o.metadata.creationTimestamp ?? '');
@@ -24,22 +24,7 @@ export const events: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'Event is a report of an event somewhere in the cluster.',
-  fields: {
-    involvedObject: objectReferenceSchema,
-    reason: str(),
-    message: str(),
-    source: obj({ component: str(), host: str() }),
-    firstTimestamp: time(),
-    lastTimestamp: time(),
-    count: int(),
-    type: str(),
-    eventTime: time(),
-    series: obj({ count: int(), lastObservedTime: time() }),
-    action: str(),
-    related: objectReferenceSchema,
-    reportingComponent: str(),
-    reportingInstance: str(),
-  },
+  fields: builtinFields('io.k8s.api.core.v1.Event'),
   printerColumns: [
     { name: 'Last Seen', type: 'string', cell: lastSeen },
     { name: 'Type', type: 'string', cell: (o) => text(o, 'type') },
@@ -47,13 +32,21 @@ export const events: ResourceDeclaration = {
     { name: 'Object', type: 'string', cell: (o) => `${text(o, 'involvedObject.kind').toLowerCase()}/${text(o, 'involvedObject.name')}` },
     { name: 'Message', type: 'string', cell: (o) => text(o, 'message') },
   ],
+  // kube-apiserver 1.28: AddFieldLabelConversionsForEvent (pkg/apis/core/v1/conversion.go) and the
+  // field set of pkg/registry/core/event/strategy.go.
   fieldSelectors: {
-    'involvedObject.kind': (o) => text(o, 'involvedObject.kind'),
-    'involvedObject.name': (o) => text(o, 'involvedObject.name'),
-    'involvedObject.namespace': (o) => text(o, 'involvedObject.namespace'),
-    'involvedObject.uid': (o) => text(o, 'involvedObject.uid'),
-    reason: (o) => text(o, 'reason'),
-    type: (o) => text(o, 'type'),
+    ...objectMetaFieldLabels,
+    'involvedObject.kind': textLabel('involvedObject.kind'),
+    'involvedObject.namespace': textLabel('involvedObject.namespace'),
+    'involvedObject.name': textLabel('involvedObject.name'),
+    'involvedObject.uid': textLabel('involvedObject.uid'),
+    'involvedObject.apiVersion': textLabel('involvedObject.apiVersion'),
+    'involvedObject.resourceVersion': textLabel('involvedObject.resourceVersion'),
+    'involvedObject.fieldPath': textLabel('involvedObject.fieldPath'),
+    reason: textLabel('reason'),
+    reportingComponent: textLabel('reportingComponent'),
+    source: (o) => text(o, 'source.component') || text(o, 'reportingComponent'),
+    type: textLabel('type'),
   },
   strategy: { validate: validateEvent },
 };

@@ -1,10 +1,9 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, mapOf, intOrString, obj, str } from '../schema/field-schema.ts';
 import { notSupported, required, type FieldError } from '../schema/field-errors.ts';
 import { field } from '../schema/printers.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 const limitTypes = ['Pod', 'Container', 'PersistentVolumeClaim'];
-const quantities = mapOf(intOrString());
 
 /** LimitRanges (core/v1): per-namespace resource constraints and defaults. */
 export const limitranges: ResourceDeclaration = {
@@ -17,10 +16,7 @@ export const limitranges: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'LimitRange sets resource usage limits for each kind of resource in a Namespace.',
-  fields: {
-    spec: obj({ limits: arr(obj({ type: str(), max: quantities, min: quantities, default: quantities, defaultRequest: quantities, maxLimitRequestRatio: quantities }, { required: ['type'] })) }, { required: ['limits'] }),
-  },
-  required: ['spec'],
+  fields: builtinFields('io.k8s.api.core.v1.LimitRange'),
   strategy: {
     validate(o) {
       const errors: FieldError[] = [];

@@ -1,6 +1,5 @@
 import type { KObject } from '../schema/declaration.ts';
 import { conflict, CONFLICT_MODIFIED, notFound } from '../errors/status-error.ts';
-import { decodeKeyValue, encodeObject } from '../generic/codec.ts';
 import { checkPreconditions } from '../generic/delete.ts';
 import { objectKey } from '../generic/keys.ts';
 import { nowTimestamp } from '../generic/object-lifecycle.ts';
@@ -62,16 +61,16 @@ export async function rewriteNamespace(store: GenericStore, name: string, mutate
     const key = objectKey(store.decl, undefined, name);
     const current = await store.storage.get(key);
     if (!current) throw notFound(store.gr, name);
-    const ns = store.withType(decodeKeyValue(current));
+    const ns = store.decode(current);
     const before = JSON.stringify(ns);
     mutate(ns);
     if (removeWhenReady && readyToRemove(ns)) {
       const kv = await store.storage.delete(key, { expectedRevision: current.modRevision });
-      return { object: store.withType(decodeKeyValue(kv)), removed: true };
+      return { object: store.decode(kv), removed: true };
     }
     if (JSON.stringify(ns) === before) return { object: ns, removed: false };
-    const kv = await store.storage.update(key, encodeObject(ns), { expectedRevision: current.modRevision });
-    return { object: store.withType(decodeKeyValue(kv)), removed: false };
+    const kv = await store.storage.update(key, store.encode(ns), { expectedRevision: current.modRevision });
+    return { object: store.decode(kv), removed: false };
   });
 }
 

@@ -1,7 +1,8 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { atomicList, conditionList, obj, str } from '../schema/field-schema.ts';
 import { kubernetesFinalizer, specFinalizers } from './namespace-deletion.ts';
 import { ageColumn, nameColumn, text } from '../schema/printers.ts';
+import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 /**
  * Namespaces (core/v1): cluster-scoped, label-rule names, status.phase Active and spec.finalizers
@@ -17,12 +18,12 @@ export const namespaces: ResourceDeclaration = {
   namespaced: false,
   nameRule: 'label',
   description: 'Namespace provides a scope for Names.',
-  fields: {
-    spec: obj({ finalizers: atomicList(str()) }),
-    status: obj({ phase: str('Active or Terminating.'), conditions: conditionList(obj({ type: str(), status: str(), reason: str(), message: str(), lastTransitionTime: str() })) }),
-  },
+  fields: builtinFields('io.k8s.api.core.v1.Namespace'),
   subresources: { status: true, finalize: true },
   printerColumns: [nameColumn, { name: 'Status', type: 'string', description: 'The phase of the namespace.', cell: (o) => text(o, 'status.phase') }, ageColumn],
+  // kube-apiserver 1.28: AddFieldLabelConversionsForNamespace (pkg/apis/core/v1/conversion.go) takes
+  // only these two; the field set's extra "name" is out of reach.
+  fieldSelectors: { 'metadata.name': objectMetaFieldLabels['metadata.name'], 'status.phase': textLabel('status.phase') },
   strategy: {
     prepareForCreate(o: KObject) {
       o.status = { phase: 'Active' };

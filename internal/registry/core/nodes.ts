@@ -1,6 +1,7 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { atomicList, bool, conditionList, mapList, open, setList, str } from '../schema/field-schema.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
+import { boolLabel, objectMetaFieldLabels } from '../schema/field-labels.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 function nodeStatusCell(o: KObject): string {
   const conditions = field(o, 'status.conditions');
@@ -27,10 +28,7 @@ export const nodes: ResourceDeclaration = {
   namespaced: false,
   nameRule: 'subdomain',
   description: 'Node is a worker node.',
-  fields: {
-    spec: open({ podCIDR: str(), podCIDRs: setList(str()), providerID: str(), unschedulable: bool(), taints: atomicList(open()) }),
-    status: open({ conditions: conditionList(), addresses: mapList(open({ type: str(), address: str() }), ['type']), nodeInfo: open() }),
-  },
+  fields: builtinFields('io.k8s.api.core.v1.Node'),
   subresources: { status: true },
   printerColumns: [
     nameColumn,
@@ -39,6 +37,9 @@ export const nodes: ResourceDeclaration = {
     ageColumn,
     { name: 'Version', type: 'string', cell: (o) => text(o, 'status.nodeInfo.kubeletVersion') },
   ],
+  // kube-apiserver 1.28: the Node conversion of pkg/apis/core/v1/conversion.go (no metadata.namespace)
+  // and NodeToSelectableFields of pkg/registry/core/node/strategy.go.
+  fieldSelectors: { 'metadata.name': objectMetaFieldLabels['metadata.name'], 'spec.unschedulable': boolLabel('spec.unschedulable') },
   strategy: {
     prepareForCreate(o) {
       o.status ??= {};

@@ -1,9 +1,8 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, intOrString, mapOf, obj, open, str } from '../schema/field-schema.ts';
-import { labelSelectorSchema } from '../schema/object-meta.ts';
 import { required, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
 import { accessModesCell } from './persistentvolumes.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 /** PersistentVolumeClaims (core/v1): a request for storage; bound status in `status`. */
 export const persistentvolumeclaims: ResourceDeclaration = {
@@ -16,18 +15,7 @@ export const persistentvolumeclaims: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: "PersistentVolumeClaim is a user's request for and claim to a persistent volume.",
-  fields: {
-    spec: open({
-      accessModes: arr(str()),
-      resources: obj({ requests: mapOf(intOrString()), limits: mapOf(intOrString()) }),
-      storageClassName: str(),
-      volumeName: str(),
-      volumeMode: str(),
-      selector: labelSelectorSchema,
-    }),
-    status: open({ phase: str(), accessModes: arr(str()), capacity: mapOf(intOrString()) }),
-  },
-  required: ['spec'],
+  fields: builtinFields('io.k8s.api.core.v1.PersistentVolumeClaim'),
   subresources: { status: true },
   printerColumns: [
     nameColumn,

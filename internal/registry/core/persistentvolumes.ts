@@ -1,7 +1,7 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, intOrString, mapOf, open, str } from '../schema/field-schema.ts';
 import { required, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 const modeShort: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
 
@@ -35,10 +35,7 @@ export const persistentvolumes: ResourceDeclaration = {
   namespaced: false,
   nameRule: 'subdomain',
   description: 'PersistentVolume (PV) is a storage resource provisioned by an administrator.',
-  fields: {
-    spec: open({ capacity: mapOf(intOrString()), accessModes: arr(str()), persistentVolumeReclaimPolicy: str(), storageClassName: str(), volumeMode: str(), claimRef: open() }),
-    status: open({ phase: str(), reason: str(), message: str() }),
-  },
+  fields: builtinFields('io.k8s.api.core.v1.PersistentVolume'),
   subresources: { status: true },
   printerColumns: [
     nameColumn,

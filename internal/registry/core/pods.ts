@@ -1,9 +1,10 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { atomicList, conditionList, open, str } from '../schema/field-schema.ts';
-import { podSpecSchema } from '../schema/pod-spec-schema.ts';
 import { dns1123Label } from '../schema/name-validation.ts';
 import { invalidValue, required, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
+import { boolLabel, objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateContainerDetails, volumeNames } from './container-validation.ts';
 
 interface Container {
   name?: string;
@@ -40,9 +41,14 @@ function podStatusCell(o: KObject): string {
   return reason;
 }
 
-function validateContainers(o: KObject, path: string, requireOne: boolean): FieldError[] {
+/**
+ * Validates the containers at `path` of `o` (names unique DNS labels, images set, and each one's
+ * ports, env, resources, policies and mounts); `requireOne`: the list may not be empty.
+ */
+export function validateContainers(o: KObject, path: string, requireOne: boolean): FieldError[] {
   const list = containers(o, path);
   const errors: FieldError[] = [];
+  const volumes = volumeNames(field(o, path.slice(0, path.lastIndexOf('.'))));
   if (requireOne && list.length === 0) errors.push(required(path));
   const seen = new Set<string>();
   list.forEach((c, i) => {
@@ -53,6 +59,7 @@ function validateContainers(o: KObject, path: string, requireOne: boolean): Fiel
       seen.add(c.name);
     }
     if (!c.image) errors.push(required(`${path}[${i}].image`));
+    errors.push(...validateContainerDetails(c as Record<string, unknown>, `${path}[${i}]`, volumes));
   });
   return errors;
 }
@@ -90,13 +97,23 @@ export const pods: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'Pod is a collection of containers that can run on a host.',
-  fields: {
-    spec: podSpecSchema,
-    status: open({ phase: str(), reason: str(), message: str(), podIP: str(), hostIP: str(), containerStatuses: atomicList(open()), conditions: conditionList() }),
-  },
-  required: ['spec'],
+  fields: builtinFields('io.k8s.api.core.v1.Pod'),
   subresources: { status: true },
-  fieldSelectors: { 'spec.nodeName': (o) => text(o, 'spec.nodeName'), 'status.phase': (o) => text(o, 'status.phase'), 'spec.restartPolicy': (o) => text(o, 'spec.restartPolicy') },
+  // kube-apiserver 1.28: the Pod conversion of pkg/apis/core/v1/conversion.go and ToSelectableFields
+  // of pkg/registry/core/pod/strategy.go (on the internal pod: v1's serviceAccount and podIP fill in).
+  fieldSelectors: {
+    ...objectMetaFieldLabels,
+    'spec.nodeName': textLabel('spec.nodeName'),
+    'spec.host': textLabel('spec.nodeName'), // what old v1 clients send; converted to spec.nodeName
+    'spec.restartPolicy': textLabel('spec.restartPolicy'),
+    'spec.schedulerName': textLabel('spec.schedulerName'),
+    'spec.serviceAccountName': (o) => text(o, 'spec.serviceAccountName') || text(o, 'spec.serviceAccount'),
+    'spec.hostNetwork': boolLabel('spec.hostNetwork'),
+    'status.phase': textLabel('status.phase'),
+    'status.podIP': (o) => text(o, 'status.podIPs.0.ip') || text(o, 'status.podIP'),
+    'status.podIPs': () => '', // taken by the conversion, absent from the field set
+    'status.nominatedNodeName': textLabel('status.nominatedNodeName'),
+  },
   printerColumns: [
     nameColumn,
     { name: 'Ready', type: 'string', description: 'Ready containers of all containers.', cell: (o) => `${statuses(o).filter((s) => s.ready).length}/${containers(o).length}` },

@@ -1,6 +1,6 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
-import { arr, intOrString, mapOf, obj, open, str } from '../schema/field-schema.ts';
 import { ageColumn, field, nameColumn } from '../schema/printers.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 function usage(kind: 'requests' | 'limits') {
   return (o: Parameters<NonNullable<ResourceDeclaration['printerColumns']>[number]['cell']>[0]): string => {
@@ -22,10 +22,7 @@ export const resourcequotas: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'ResourceQuota sets aggregate quota restrictions enforced per namespace.',
-  fields: {
-    spec: obj({ hard: mapOf(intOrString()), scopes: arr(str()), scopeSelector: open() }),
-    status: obj({ hard: mapOf(intOrString()), used: mapOf(intOrString()) }),
-  },
+  fields: builtinFields('io.k8s.api.core.v1.ResourceQuota'),
   subresources: { status: true },
   printerColumns: [nameColumn, ageColumn, { name: 'Request', type: 'string', cell: usage('requests') }, { name: 'Limit', type: 'string', cell: usage('limits') }],
   strategy: {

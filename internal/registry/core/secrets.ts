@@ -1,8 +1,9 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { bool, mapOf, str } from '../schema/field-schema.ts';
 import { forbidden, invalidValue, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, nameColumn, text } from '../schema/printers.ts';
+import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
 import { validateDataKeys, validateImmutableData } from './configmaps.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
 
 const base64Re = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -32,13 +33,15 @@ export const secrets: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'Secret holds secret data of a certain type.',
-  fields: { data: mapOf(str(undefined, { format: 'byte' })), stringData: mapOf(str()), type: str(), immutable: bool() },
+  fields: builtinFields('io.k8s.api.core.v1.Secret'),
   printerColumns: [
     nameColumn,
     { name: 'Type', type: 'string', cell: (o) => text(o, 'type') },
     { name: 'Data', type: 'integer', cell: (o) => Object.keys(o.data ?? {}).length },
     ageColumn,
   ],
+  // kube-apiserver 1.28: AddFieldLabelConversionsForSecret (pkg/apis/core/v1/conversion.go).
+  fieldSelectors: { ...objectMetaFieldLabels, type: textLabel('type') },
   strategy: {
     applyDefaults(o) {
       foldStringData(o);

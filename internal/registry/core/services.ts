@@ -1,9 +1,8 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { int, mapList, intOrString, mapOf, obj, open, str } from '../schema/field-schema.ts';
-import { immutable, notSupported, required, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, selectorString, text } from '../schema/printers.ts';
-
-const serviceTypes = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
+import { builtinFields } from '../schema/builtin-schemas.ts';
+import { defaultService, dropTypeDependentFields, normalizeClusterIps, patchAllocatedValues, specOf } from './service/spec.ts';
+import { validateService, validateServiceUpdate } from './service/validation.ts';
 
 interface ServicePort {
   name?: string;
@@ -33,19 +32,11 @@ function externalIpCell(o: KObject): string {
   return text(o, 'spec.type') === 'LoadBalancer' ? '<pending>' : '<none>';
 }
 
-function validateService(o: KObject): FieldError[] {
-  const type = text(o, 'spec.type', 'ClusterIP');
-  const errors: FieldError[] = [];
-  if (!serviceTypes.includes(type)) errors.push(notSupported('spec.type', type, serviceTypes));
-  if (type !== 'ExternalName' && ports(o).length === 0 && text(o, 'spec.clusterIP') !== 'None') errors.push(required('spec.ports'));
-  ports(o).forEach((p, i) => {
-    if (typeof p.port !== 'number') errors.push(required(`spec.ports[${i}].port`));
-    if (ports(o).length > 1 && !p.name) errors.push(required(`spec.ports[${i}].name`));
-  });
-  return errors;
-}
-
-/** Services (core/v1): a stable address for a set of pods. No address allocation yet. */
+/**
+ * Services (core/v1): a stable address for a set of pods. The strategy defaults and validates;
+ * cluster IPs and node ports are claimed by the Service store hooks (service/allocation.ts),
+ * after validation and before the write.
+ */
 export const services: ResourceDeclaration = {
   group: '',
   version: 'v1',
@@ -57,17 +48,7 @@ export const services: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'label',
   description: 'Service is a named abstraction of software service.',
-  fields: {
-    spec: open({
-      type: str('ClusterIP, NodePort, LoadBalancer or ExternalName.'),
-      selector: mapOf(str()),
-      clusterIP: str(),
-      ports: mapList(obj({ name: str(), protocol: str(undefined, { default: 'TCP' }), port: int(), targetPort: intOrString(), nodePort: int(), appProtocol: str() }), ['port', 'protocol']),
-      sessionAffinity: str(),
-      externalName: str(),
-    }),
-    status: open(),
-  },
+  fields: builtinFields('io.k8s.api.core.v1.Service'),
   subresources: { status: true },
   printerColumns: [
     nameColumn,
@@ -81,21 +62,20 @@ export const services: ResourceDeclaration = {
   strategy: {
     prepareForCreate(o) {
       o.status = { loadBalancer: {} };
+      defaultService(o);
+      normalizeClusterIps(specOf(o), undefined);
     },
-    applyDefaults(o) {
-      const spec = (o.spec ??= {}) as Record<string, unknown>;
-      spec.type ??= 'ClusterIP';
-      spec.sessionAffinity ??= 'None';
-      for (const p of ports(o)) {
-        p.protocol ??= 'TCP';
-        p.targetPort ??= p.port;
-      }
+    prepareForUpdate(o, old) {
+      // Defaults first: what an update left out is judged against the type it will have.
+      defaultService(o);
+      const oldSpec = specOf(structuredClone(old));
+      patchAllocatedValues(specOf(o), oldSpec);
+      normalizeClusterIps(specOf(o), oldSpec);
+      dropTypeDependentFields(specOf(o), oldSpec);
+      if (specOf(o).type !== 'LoadBalancer' && typeof o.status === 'object' && o.status !== null) (o.status as Record<string, unknown>).loadBalancer = {};
     },
+    applyDefaults: defaultService,
     validate: validateService,
-    validateUpdate(o, old) {
-      const before = text(old, 'spec.clusterIP');
-      const after = text(o, 'spec.clusterIP');
-      return before !== '' && after !== before ? [immutable('spec.clusterIP', after)] : [];
-    },
+    validateUpdate: validateServiceUpdate,
   },
 };

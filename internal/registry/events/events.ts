@@ -1,8 +1,10 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { int, obj, str, time } from '../schema/field-schema.ts';
-import { objectReferenceSchema } from '../schema/object-meta.ts';
 import { forbidden, notSupported, required, type FieldError } from '../schema/field-errors.ts';
 import { humanDuration, text } from '../schema/printers.ts';
+import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
+import { builtinFields } from '../schema/builtin-schemas.ts';
+import { events } from '../core/events.ts';
+import { eventFromCore, eventToCore } from './event-conversion.ts';
 
 const deprecatedFields = ['deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp', 'deprecatedCount'];
 
@@ -16,7 +18,7 @@ function validate(o: KObject): FieldError[] {
   return errors;
 }
 
-/** Events (events.<domain>/v1): the structured event API; the four reporting fields are required. */
+/** Events (events.<domain>/v1): the structured event API over the core/v1 Events; the four reporting fields are required. */
 export const eventsV1: ResourceDeclaration = {
   group: 'events',
   groupQualified: true,
@@ -28,22 +30,7 @@ export const eventsV1: ResourceDeclaration = {
   namespaced: true,
   nameRule: 'subdomain',
   description: 'Event is a report of an event somewhere in the cluster.',
-  fields: {
-    eventTime: time(),
-    series: obj({ count: int(), lastObservedTime: time() }),
-    reportingController: str(),
-    reportingInstance: str(),
-    action: str(),
-    reason: str(),
-    regarding: objectReferenceSchema,
-    related: objectReferenceSchema,
-    note: str(),
-    type: str(),
-    deprecatedSource: obj({ component: str(), host: str() }),
-    deprecatedFirstTimestamp: time(),
-    deprecatedLastTimestamp: time(),
-    deprecatedCount: int(),
-  },
+  fields: builtinFields('io.k8s.api.events.v1.Event'),
   printerColumns: [
     { name: 'Last Seen', type: 'string', cell: (o, now) => humanDuration(now.getTime() - Date.parse(text(o, 'series.lastObservedTime') || text(o, 'eventTime') || (o.metadata.creationTimestamp ?? ''))) },
     { name: 'Type', type: 'string', cell: (o) => text(o, 'type') },
@@ -51,5 +38,24 @@ export const eventsV1: ResourceDeclaration = {
     { name: 'Object', type: 'string', cell: (o) => `${text(o, 'regarding.kind').toLowerCase()}/${text(o, 'regarding.name')}` },
     { name: 'Message', type: 'string', cell: (o) => text(o, 'note') },
   ],
+  // kube-apiserver 1.28: AddFieldLabelConversionsForEvent of pkg/apis/events/v1/conversion.go maps
+  // these names onto the core/v1 field set (pkg/registry/core/event/strategy.go); read here from the
+  // events.k8s.io object: regarding is involvedObject, deprecatedSource is source.
+  fieldSelectors: {
+    ...objectMetaFieldLabels,
+    'regarding.kind': textLabel('regarding.kind'),
+    'regarding.namespace': textLabel('regarding.namespace'),
+    'regarding.name': textLabel('regarding.name'),
+    'regarding.uid': textLabel('regarding.uid'),
+    'regarding.apiVersion': textLabel('regarding.apiVersion'),
+    'regarding.resourceVersion': textLabel('regarding.resourceVersion'),
+    'regarding.fieldPath': textLabel('regarding.fieldPath'),
+    reason: textLabel('reason'),
+    reportingController: textLabel('reportingController'),
+    source: (o) => text(o, 'deprecatedSource.component') || text(o, 'reportingController'),
+    type: textLabel('type'),
+  },
   strategy: { validate },
+  // One Event store: kept in the core/v1 collection, as kube-apiserver keeps them.
+  storedAs: { decl: events, toStored: eventToCore, fromStored: eventFromCore },
 };

@@ -2,7 +2,6 @@ import type { KeyValue } from '../../storage/storage.ts';
 import { StorageError } from '../../storage/storage.ts';
 import type { KObject } from '../schema/declaration.ts';
 import { badRequest, conflict, invalid, notFound } from '../errors/status-error.ts';
-import { decodeKeyValue, encodeObject } from './codec.ts';
 import { objectKey } from './keys.ts';
 import { patchRetriesMax } from './limits.ts';
 import { nowTimestamp } from './object-lifecycle.ts';
@@ -81,7 +80,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 
 /** One attempt at the delete against `current`; a lost race throws StorageError Conflict. */
 async function deleteFrom(store: GenericStore, current: KeyValue, opts: DeleteOptions): Promise<KObject> {
-  const obj = store.withType(decodeKeyValue(current));
+  const obj = store.decode(current);
   checkPreconditions(store, obj, opts);
   const finalizers = obj.metadata.finalizers ?? [];
   const terminating = obj.metadata.deletionTimestamp !== undefined;
@@ -90,7 +89,9 @@ async function deleteFrom(store: GenericStore, current: KeyValue, opts: DeleteOp
   const next = finalizersAfterDelete(finalizers, opts);
   if (next.length === 0) {
     if (opts.dryRun) return obj;
-    return store.withType(decodeKeyValue(await store.storage.delete(current.key, { expectedRevision: current.modRevision })));
+    const removed = store.decode(await store.storage.delete(current.key, { expectedRevision: current.modRevision }));
+    await store.hooks.afterDelete?.(removed);
+    return removed;
   }
   if (terminating && sameSet(next, finalizers)) return obj;
   obj.metadata.finalizers = next;
@@ -100,7 +101,7 @@ async function deleteFrom(store: GenericStore, current: KeyValue, opts: DeleteOp
     if (store.decl.tracksGeneration) obj.metadata.generation = (obj.metadata.generation ?? 1) + 1;
   }
   if (opts.dryRun) return obj;
-  return store.withType(decodeKeyValue(await store.storage.update(current.key, encodeObject(obj), { expectedRevision: current.modRevision })));
+  return store.decode(await store.storage.update(current.key, store.encode(obj), { expectedRevision: current.modRevision }));
 }
 
 /**

@@ -21,11 +21,35 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
   const doc = structuredClone(target);
   // rfc6902 keeps going after a failure; apply one operation at a time so the first failure stops it.
   for (const [i, op] of (patch as Operation[]).entries()) {
-    const [result] = applyPatch(doc, [op]);
-    if (result) {
-      const what = result.name === 'TestError' ? 'test operation failed' : result.message;
-      throw new StatusError(422, 'Invalid', `the server rejected our request due to an error in our request: JSON patch operation ${i} (${op.op} ${op.path}): ${what}`);
-    }
+    const fail = (what: string): StatusError =>
+      new StatusError(422, 'Invalid', `the server rejected our request due to an error in our request: JSON patch operation ${i} (${op.op} ${op.path}): ${what}`);
+    const missing = missingPointer(op);
+    if (missing !== undefined) throw fail(missing);
+    const [result] = applyPatchOp(doc, op);
+    if (result) throw fail(result.name === 'TestError' ? 'test operation failed' : result.message);
   }
   return doc;
+}
+
+/**
+ * Why an operation's `path` (or `from`) names nothing, when it is not a JSON pointer (neither empty
+ * nor starting with "/"): kube-apiserver's JSON patch finds no such path and fails the operation,
+ * a 422; rfc6902 would throw.
+ */
+function missingPointer(op: Operation): string | undefined {
+  const from = (op as { from?: unknown }).from;
+  if (op.path !== '' && !op.path.startsWith('/')) return `${op.op} operation does not apply: doc is missing path: ${JSON.stringify(op.path)}`;
+  if (op.op !== 'move' && op.op !== 'copy') return undefined;
+  if (typeof from !== 'string') return `${op.op} operation failed to decode from`;
+  if (from !== '' && !from.startsWith('/')) return `${op.op} operation does not apply: doc is missing from path: ${JSON.stringify(from)}`;
+  return undefined;
+}
+
+/** One operation by rfc6902, which reports most failures but throws on some malformed input: that is the patch's fault too. */
+function applyPatchOp(doc: unknown, op: Operation): readonly (Error | null)[] {
+  try {
+    return applyPatch(doc, [op]);
+  } catch (err) {
+    return [err instanceof Error ? err : new Error(String(err))];
+  }
 }

@@ -1,17 +1,21 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
 
-function groupSegment(decl: ResourceDeclaration): string {
-  return decl.group === '' ? 'core' : decl.group;
+/** The declaration whose collection holds the objects (itself, unless it is stored as another). */
+function storedDecl(decl: ResourceDeclaration): ResourceDeclaration {
+  return decl.storedAs?.decl ?? decl;
+}
+
+function base(decl: ResourceDeclaration): string {
+  const stored = storedDecl(decl);
+  return `/${stored.group === '' ? 'core' : stored.group}/${stored.plural}/`;
 }
 
 /** The storage key of one object: `/<group>/<plural>/<ns>/<name>` or `/<group>/<plural>/<name>`. */
 export function objectKey(decl: ResourceDeclaration, namespace: string | undefined, name: string): string {
-  const base = `/${groupSegment(decl)}/${decl.plural}/`;
-  return decl.namespaced ? `${base}${namespace ?? ''}/${name}` : `${base}${name}`;
+  return decl.namespaced ? `${base(decl)}${namespace ?? ''}/${name}` : `${base(decl)}${name}`;
 }
 
 /** The key prefix of a collection: all namespaces when `namespace` is undefined. */
 export function collectionPrefix(decl: ResourceDeclaration, namespace: string | undefined): string {
-  const base = `/${groupSegment(decl)}/${decl.plural}/`;
-  return decl.namespaced && namespace ? `${base}${namespace}/` : base;
+  return decl.namespaced && namespace ? `${base(decl)}${namespace}/` : base(decl);
 }

@@ -20,3 +20,15 @@ export const watchProgressIntervalMs = 5000;
 
 /** Recent changes whose decoded objects one store keeps, shared by all its watchers. */
 export const watchDecodedChangesMax = 64;
+
+/** How long a component health probe (componentstatuses) may take before it reads as unhealthy. */
+export const componentProbeTimeoutMs = 5000;
+
+/** Service allocation: random free-looking candidates tried before listing what is taken. */
+export const allocationRandomAttemptsMax = 8;
+
+/** Service allocation: list-and-pick rounds after the random tries, each lost only to a concurrent claim. */
+export const allocationScanAttemptsMax = 4;
+
+/** Service allocation: tries to release one allocation that keeps changing under us. */
+export const allocationReleaseAttemptsMax = 4;

@@ -1,4 +1,4 @@
-import { StorageError, type Revision, type Storage } from '../../storage/storage.ts';
+import { StorageError, type KeyValue, type Revision, type Storage } from '../../storage/storage.ts';
 import { gone } from '../errors/status-error.ts';
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { decodeKeyValue } from './codec.ts';
@@ -32,7 +32,7 @@ export interface ListPage {
 export function selectorPredicate(decl: ResourceDeclaration, query: Pick<ListQuery, 'labelSelector' | 'fieldSelector'>): ((o: KObject) => boolean) & { readonly empty: boolean } {
   const labels = parseLabelSelector(query.labelSelector);
   const fields = parseFieldSelector(query.fieldSelector, decl);
-  const fn = (o: KObject) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, decl, o);
+  const fn = (o: KObject) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o);
   return Object.assign(fn, { empty: labels.length === 0 && fields.length === 0 });
 }
 
@@ -54,12 +54,12 @@ function expiredToken(err: unknown): unknown {
  * Lists objects under `prefix`, filtered by the query's selectors, at most `limit` of them,
  * all read at one revision (following pages of storage until the page is full).
  */
-export async function listObjects(storage: Storage, decl: ResourceDeclaration, prefix: string, query: ListQuery): Promise<ListPage> {
+export async function listObjects(storage: Storage, decl: ResourceDeclaration, prefix: string, query: ListQuery, decode: (kv: KeyValue) => KObject = decodeKeyValue): Promise<ListPage> {
   const matches = selectorPredicate(decl, query);
   const limit = query.limit !== undefined && query.limit > 0 ? query.limit : 0;
   const start = await startOf(storage, prefix, query);
   try {
-    return await readPages(storage, prefix, matches, limit, start);
+    return await readPages(storage, prefix, matches, limit, start, decode);
   } catch (err) {
     throw start.fromToken ? expiredToken(err) : err;
   }
@@ -71,6 +71,7 @@ async function readPages(
   matches: ReturnType<typeof selectorPredicate>,
   limit: number,
   start: Awaited<ReturnType<typeof startOf>>,
+  decode: (kv: KeyValue) => KObject,
 ): Promise<ListPage> {
   const items: KObject[] = [];
   let readRevision = start.revision;
@@ -82,7 +83,8 @@ async function readPages(
     const page = await storage.list({ prefix, consistency, ...(readRevision === undefined ? {} : { revision: readRevision }), ...(startKey ? { startKey } : {}), ...(want > 0 ? { limit: want } : {}) });
     readRevision = page.revision;
     for (const [i, kv] of page.items.entries()) {
-      const obj = decodeKeyValue(kv);
+      // Decoded into the served form first: selectors name the served version's fields.
+      const obj = decode(kv);
       if (!matches(obj)) continue;
       items.push(obj);
       if (limit > 0 && items.length === limit) {

@@ -106,7 +106,7 @@ function createSteps(decl: ResourceDeclaration, group: string, obj: KObject): st
   const s = decl.strategy;
   s.prepareForCreate?.(obj);
   s.applyDefaults?.(obj);
-  throwIfInvalid(decl, group, obj, [...validateObjectMeta(obj, decl), ...(s.validate?.(obj) ?? [])]);
+  throwIfInvalid(decl, group, obj, [...validateObjectMeta(obj, decl), ...(s.validate?.(obj) ?? []), ...(s.validateCreate?.(obj) ?? [])]);
   s.canonicalize?.(obj);
   return s.warnings?.(obj) ?? [];
 }

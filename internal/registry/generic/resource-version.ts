@@ -1,8 +1,9 @@
 // The resourceVersion tables of get, list and watch as pure planners, plus the one function that
 // turns a plan into storage read options. Validation follows Kubernetes' ListOptions validation so
-// clients see the same 400 messages for the "invalid" cells.
+// clients see the same 422 for the "invalid" cells (`ListOptions.meta.k8s.io "" is invalid: ...`);
+// a resourceVersion that is no number, or one given with a continue token, is a 400 as there.
 import { revision, type Revision, type Storage } from '../../storage/storage.ts';
-import { badRequest } from '../errors/status-error.ts';
+import { badRequest, invalid, type StatusCause } from '../errors/status-error.ts';
 import { waitForRevisionMs } from './limits.ts';
 
 /** How a read is served, derived from resourceVersion (and match) per the API's tables. */
@@ -46,17 +47,25 @@ export function planGet(resourceVersion: string | undefined): ReadPlan {
   return { kind: 'not-older-than', revision: parseResourceVersion(resourceVersion) };
 }
 
+/** 422 for invalid ListOptions, as kube-apiserver's list and watch handlers answer (ValidateListOptions). */
+function invalidListOptions(cause: StatusCause): never {
+  throw invalid('ListOptions', 'meta.k8s.io', '', [cause]);
+}
+
 function forbidden(field: string, message: string): never {
-  throw badRequest(message, [{ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field }]);
+  invalidListOptions({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field });
+}
+
+function unsupportedMatch(match: string, supported: readonly string[]): never {
+  const values = supported.map((v) => JSON.stringify(v)).join(', ');
+  invalidListOptions({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(match)}: supported values: ${values}`, field: 'resourceVersionMatch' });
 }
 
 function checkListMatch(rv: string, match: string, continueToken: string): void {
   if (match === '') return;
   if (rv === '') forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
   if (continueToken !== '') forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
-  if (match !== 'Exact' && match !== 'NotOlderThan') {
-    throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`, [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${match}"`, field: 'resourceVersionMatch' }]);
-  }
+  if (match !== 'Exact' && match !== 'NotOlderThan') unsupportedMatch(match, ['Exact', 'NotOlderThan', '']);
   if (match === 'Exact' && rv === '0') forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
 }
 
@@ -91,7 +100,7 @@ export function planWatch(opts: { resourceVersion?: string; resourceVersionMatch
   if (send !== undefined && match !== 'NotOlderThan') forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
   if (match !== '') {
     if (send === undefined) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
-    if (match !== 'NotOlderThan') throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "NotOlderThan"`);
+    if (match !== 'NotOlderThan') unsupportedMatch(match, ['NotOlderThan']);
   }
   const read: ReadPlan = rv === '' ? { kind: 'most-recent' } : rv === '0' ? { kind: 'any' } : { kind: send === true ? 'not-older-than' : 'exact', revision: parseResourceVersion(rv) };
   const initialEvents = send ?? (rv === '' || rv === '0');

@@ -12,6 +12,7 @@ import { planGet, readOptionsFor, revisionOf } from './resource-version.ts';
 import { sameContent, stableStringify } from './stable-json.ts';
 import { toStatusError } from './storage-errors.ts';
 import { deleteObject, type DeleteOptions } from './delete.ts';
+import { finishing, type WriteHooks } from './write-hooks.ts';
 
 /** Options of a create, update or patch. */
 export interface WriteOptions {
@@ -54,6 +55,8 @@ export class GenericStore {
   constructor(
     readonly storage: Storage,
     readonly served: ServedResource,
+    /** The resource's side effects outside its own key (none for most). */
+    readonly hooks: WriteHooks = {},
   ) {
     this.decl = served.decl;
     this.gr = { group: served.group, resource: served.decl.plural };
@@ -65,14 +68,14 @@ export class GenericStore {
       const options = await readOptionsFor(this.storage, planGet(resourceVersion));
       const kv = await this.storage.get(objectKey(this.decl, namespace, name), options);
       if (!kv) throw notFound(this.gr, name);
-      return this.withType(decodeKeyValue(kv));
+      return this.decode(kv);
     });
   }
 
   /** A page of the collection (all namespaces when `namespace` is undefined). */
   async list(namespace: string | undefined, query: ListQuery): Promise<ListObject> {
     return this.guard('', async () => {
-      const page = await listObjects(this.storage, this.decl, collectionPrefix(this.decl, namespace), query);
+      const page = await listObjects(this.storage, this.decl, collectionPrefix(this.decl, namespace), query, (kv) => this.decode(kv));
       const metadata: ListObject['metadata'] = { resourceVersion: String(page.revision) };
       if (page.continueToken !== '') metadata.continue = page.continueToken;
       if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
@@ -87,10 +90,17 @@ export class GenericStore {
     prepareCreateMetadata(obj, this.decl, this.context(opts));
     const warnings = runCreateStrategy(this.decl, this.gr.group, obj);
     const name = obj.metadata.name ?? '';
-    if (opts.dryRun) return { object: obj, warnings, created: true };
+    if (opts.dryRun && !this.hooks.beginCreate) return { object: obj, warnings, created: true };
     return this.guard(name, async () => {
-      const kv = await this.storage.create(objectKey(this.decl, namespace, name), encodeObject(obj));
-      return { object: this.withType(decodeKeyValue(kv)), warnings, created: true };
+      const finish = await this.hooks.beginCreate?.(obj, opts.dryRun === true);
+      if (opts.dryRun) {
+        await finish?.('refused');
+        return { object: obj, warnings, created: true };
+      }
+      return finishing(finish, async () => {
+        const kv = await this.storage.create(objectKey(this.decl, namespace, name), this.encode(obj));
+        return { object: this.decode(kv), warnings, created: true };
+      });
     });
   }
 
@@ -114,7 +124,7 @@ export class GenericStore {
       for (let attempt = 1; ; attempt++) {
         const current = await this.storage.get(key);
         if (!current) throw notFound(this.gr, name);
-        const old = this.withType(decodeKeyValue(current));
+        const old = this.decode(current);
         const patched = apply(cloneObject(old));
         if (typeof patched !== 'object' || patched === null || Array.isArray(patched) || typeof patched.metadata !== 'object' || patched.metadata === null) {
           throw badRequest('the patch turned the object into something that is not an object with metadata');
@@ -148,6 +158,17 @@ export class GenericStore {
       }
     }
     return { ...list, items: deleted };
+  }
+
+  /** The served object of a stored key-value (resourceVersion from `revision`, default its own). */
+  decode(kv: KeyValue, revision: number = kv.modRevision): KObject {
+    const stored = decodeKeyValue(kv, revision);
+    return this.withType(this.decl.storedAs === undefined ? stored : this.decl.storedAs.fromStored(stored));
+  }
+
+  /** The stored bytes of a served object. */
+  encode(obj: KObject): Uint8Array {
+    return encodeObject(this.decl.storedAs === undefined ? obj : this.decl.storedAs.toStored(obj));
   }
 
   /** Sets apiVersion and kind to this resource's. */
@@ -195,7 +216,7 @@ export class GenericStore {
 
   /** The update path shared by PUT and PATCH. Throws raw StorageError Conflict so patch may retry. */
   private async updateFrom(current: KeyValue, input: KObject, opts: WriteOptions): Promise<WriteResult> {
-    const old = this.withType(decodeKeyValue(current));
+    const old = this.decode(current);
     const name = old.metadata.name ?? '';
     const requested = input.metadata.resourceVersion;
     if (requested !== undefined && requested !== '' && requested !== old.metadata.resourceVersion) throw conflict(this.gr, name, CONFLICT_MODIFIED);
@@ -206,18 +227,26 @@ export class GenericStore {
     this.withType(next);
     prepareUpdateMetadata(next, old, this.decl, this.context(opts));
     const warnings = runUpdateStrategy(this.decl, this.gr.group, next, old);
-    // A write that changes only ownership (e.g. a second applier sharing a value) is still a write.
-    const sameOwners = stableStringify(next.metadata.managedFields ?? []) === stableStringify(old.metadata.managedFields ?? []);
-    if (sameContent(next, old) && sameOwners) return { object: old, warnings, created: false };
     const key = current.key;
     const finished = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0 && (this.decl.strategy.removableAfterUpdate?.(next) ?? true);
-    if (opts.dryRun) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }, warnings, created: false };
-    if (finished) {
-      const kv = await this.storage.delete(key, { expectedRevision: current.modRevision });
-      return { object: this.withType(decodeKeyValue(kv, kv.modRevision)), warnings, created: false };
+    const finish = opts.subresource === undefined && !finished ? await this.hooks.beginUpdate?.(next, old, opts.dryRun === true) : undefined;
+    // A write that changes only ownership (e.g. a second applier sharing a value) is still a write.
+    const sameOwners = stableStringify(next.metadata.managedFields ?? []) === stableStringify(old.metadata.managedFields ?? []);
+    const unchanged = sameContent(next, old) && sameOwners;
+    if (unchanged || opts.dryRun) {
+      await finish?.('refused');
+      if (unchanged) return { object: old, warnings, created: false };
+      return { object: { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } }, warnings, created: false };
     }
-    const kv = await this.storage.update(key, encodeObject(next), { expectedRevision: current.modRevision });
-    return { object: this.withType(decodeKeyValue(kv)), warnings, created: false };
+    return finishing(finish, async () => {
+      if (finished) {
+        const removed = this.decode(await this.storage.delete(key, { expectedRevision: current.modRevision }));
+        await this.hooks.afterDelete?.(removed);
+        return { object: removed, warnings, created: false };
+      }
+      const kv = await this.storage.update(key, this.encode(next), { expectedRevision: current.modRevision });
+      return { object: this.decode(kv), warnings, created: false };
+    });
   }
 
   /** Main writes keep the stored status; status writes change only the status. */

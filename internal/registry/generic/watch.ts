@@ -1,8 +1,7 @@
 import { StorageError, type Revision, type WatchEvent, type Watcher } from '../../storage/storage.ts';
 import type { KObject } from '../schema/declaration.ts';
-import { decodeKeyValue } from './codec.ts';
 import { collectionPrefix, objectKey } from './keys.ts';
-import { parseFieldSelector, selectedName } from './field-selector.ts';
+import { fieldSelectorNaming, parseFieldSelector, selectedName } from './field-selector.ts';
 import { selectorPredicate, type ListQuery } from './list.ts';
 import { watchDecodedChangesMax, watchProgressIntervalMs } from './limits.ts';
 import { parseResourceVersion, planWatch, type WatchPlan } from './resource-version.ts';
@@ -24,6 +23,8 @@ export interface WatchQuery extends Pick<ListQuery, 'labelSelector' | 'fieldSele
   readonly allowWatchBookmarks?: boolean;
   /** true: start with ADDED events for the current objects; false: none; absent: per resourceVersion. */
   readonly sendInitialEvents?: boolean;
+  /** The one object the request's path names: the field selector must be empty or pin metadata.name to it (else 400). */
+  readonly name?: string;
 }
 
 /** The annotation of the BOOKMARK that ends the initial events of `sendInitialEvents`. */
@@ -58,8 +59,8 @@ function decodeChange(store: GenericStore, ev: Exclude<WatchEvent, { type: 'prog
   const id = `${ev.kv.modRevision}:${ev.kv.key}`;
   let decoded = cache.get(id);
   if (decoded === undefined) {
-    const obj = store.withType(ev.type === 'delete' ? decodeKeyValue(ev.prevKv, ev.kv.modRevision) : decodeKeyValue(ev.kv));
-    decoded = ev.type === 'update' ? { obj, prev: decodeKeyValue(ev.prevKv) } : { obj };
+    const obj = ev.type === 'delete' ? store.decode(ev.prevKv, ev.kv.modRevision) : store.decode(ev.kv);
+    decoded = ev.type === 'update' ? { obj, prev: store.decode(ev.prevKv) } : { obj };
     cache.set(id, decoded);
     if (cache.size > watchDecodedChangesMax) cache.delete(cache.keys().next().value as string);
   }
@@ -118,7 +119,8 @@ function tooOldWatch(store: GenericStore, after: Revision): ApiWatch {
  * a start older than retained history is a 200 stream with one ERROR event (410 Expired), and
  * errors that end the stream later arrive the same way.
  */
-export async function startWatch(store: GenericStore, namespace: string | undefined, query: WatchQuery): Promise<ApiWatch> {
+export async function startWatch(store: GenericStore, namespace: string | undefined, request: WatchQuery): Promise<ApiWatch> {
+  const query = request.name === undefined ? request : { ...request, fieldSelector: fieldSelectorNaming(request.fieldSelector, store.decl, request.name) };
   const matches = selectorPredicate(store.decl, query);
   const name = selectedName(parseFieldSelector(query.fieldSelector, store.decl));
   const plan = planWatch(query);

@@ -42,7 +42,10 @@ export interface Strategy {
   prepareForCreate?(obj: KObject): void;
   /** Fills defaults (on create and update). */
   applyDefaults?(obj: KObject): void;
+  /** Validates an object on create and on update. */
   validate?(obj: KObject): FieldError[];
+  /** Validates a new object only (upstream's create-only rules, e.g. a name length a controller needs). */
+  validateCreate?(obj: KObject): FieldError[];
   /** Normalizes an updated object given the stored one (e.g. keeps status). */
   prepareForUpdate?(obj: KObject, old: KObject): void;
   validateUpdate?(obj: KObject, old: KObject): FieldError[];
@@ -94,9 +97,44 @@ export interface ResourceDeclaration {
   /** Whether `metadata.generation` counts spec changes. */
   readonly tracksGeneration?: boolean;
   readonly printerColumns?: readonly PrinterColumn[];
-  /** Extra field selectors beyond metadata.name and metadata.namespace. */
+  /**
+   * The kind's own field label conversion (kube-apiserver's `AddFieldLabelConversionFunc` for it):
+   * every label it takes, metadata.name included, each with the value an object has for it (as the
+   * kind's field set renders it: booleans "true"/"false", an absent field ""). Other labels are a 400
+   * "field label not supported: <label>". Absent: apimachinery's default conversion (metadata.name
+   * and metadata.namespace only, any other label refused with its own message).
+   */
   readonly fieldSelectors?: Readonly<Record<string, (obj: KObject) => string>>;
   readonly strategy: Strategy;
+  /**
+   * Set when another declaration's collection holds this resource's objects (one kind served at
+   * two versions, such as core/v1 and events.k8s.io/v1 Events): that declaration, whose keys the
+   * objects live under, and the conversion of an object to its stored form and back.
+   */
+  readonly storedAs?: StoredForm;
   /** A custom resource (not built in): treated as unstructured data, refuses strategic merge patch. */
   readonly custom?: boolean;
+  /**
+   * The verbs the resource serves, as discovery lists them (absent: all eight). Requests with
+   * another verb answer 405, as kube-apiserver does for a storage without that capability.
+   */
+  readonly verbs?: readonly ResourceVerb[];
+  /**
+   * The release (`1.19`) since which the kind is deprecated: every request to it carries the
+   * warning `<apiVersion> <Kind> is deprecated in v<release>+`, as kube-apiserver sends for types
+   * marked `prerelease-lifecycle-gen:deprecated`.
+   */
+  readonly deprecatedSince?: string;
+}
+
+/** A verb of a resource collection or object, as discovery names it. */
+export type ResourceVerb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
+
+/** How a resource's objects are kept in another declaration's collection. */
+export interface StoredForm {
+  readonly decl: ResourceDeclaration;
+  /** The stored form of a served object (a new object; the argument is not changed). */
+  toStored(obj: KObject): KObject;
+  /** The served form of a stored object (a new object; the argument is not changed). */
+  fromStored(obj: KObject): KObject;
 }

@@ -25,6 +25,8 @@ export interface FieldSchema {
   readonly preserveUnknown?: boolean;
   /** Kubernetes' merge markers (`x-kubernetes-*` extensions) steering strategic merge patch and server-side apply. */
   readonly markers?: MergeMarkers;
+  /** The OpenAPI definition this node was derived from (`io.k8s.api.core.v1.PodSpec`), for built-in kinds. */
+  readonly definition?: string;
 }
 
 /** Kubernetes' merge markers of one field, named as their OpenAPI extensions. */

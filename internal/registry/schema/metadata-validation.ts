@@ -46,7 +46,45 @@ export function validateAnnotations(annotations: unknown, field = 'metadata.anno
   return errors;
 }
 
-/** Validates the metadata every object shares: name, namespace, labels, annotations, finalizers. */
+interface OwnerReference {
+  apiVersion?: unknown;
+  kind?: unknown;
+  name?: unknown;
+  uid?: unknown;
+  controller?: unknown;
+}
+
+/**
+ * Validates owner references as apimachinery's ValidateOwnerReferences does: each names a version,
+ * kind, name and uid, no core Event owns anything, and at most one is the controller. Its errors
+ * name the list, not an item.
+ */
+export function validateOwnerReferences(references: unknown, field = 'metadata.ownerReferences'): FieldError[] {
+  if (!Array.isArray(references)) return [];
+  const errors: FieldError[] = [];
+  let controller = '';
+  for (const ref of references as OwnerReference[]) {
+    if (typeof ref !== 'object' || ref === null) continue;
+    const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
+    const version = apiVersion.split('/').at(-1) ?? '';
+    const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+    const kind = typeof ref.kind === 'string' ? ref.kind : '';
+    const name = typeof ref.name === 'string' ? ref.name : '';
+    if (version === '' || apiVersion.split('/').length > 2) errors.push(invalidValue(`${field}.apiVersion`, apiVersion, 'version must not be empty'));
+    if (kind === '') errors.push(invalidValue(`${field}.kind`, kind, 'kind must not be empty'));
+    if (name === '') errors.push(invalidValue(`${field}.name`, name, 'name must not be empty'));
+    if (typeof ref.uid !== 'string' || ref.uid === '') errors.push(invalidValue(`${field}.uid`, ref.uid ?? '', 'uid must not be empty'));
+    if (group === '' && version === 'v1' && kind === 'Event') errors.push(invalidValue(field, `${apiVersion}, Kind=${kind}`, '/v1, Kind=Event is disallowed from being an owner'));
+    if (ref.controller === true) {
+      const current = `${kind}/${name}`;
+      if (controller !== '') errors.push(invalidValue(field, references, `Only one reference can have Controller set to true. Found "true" in references for ${controller} and ${current}`));
+      else controller = current;
+    }
+  }
+  return errors;
+}
+
+/** Validates the metadata every object shares: name, namespace, labels, annotations, finalizers, owner references. */
 export function validateObjectMeta(obj: KObject, decl: ResourceDeclaration): FieldError[] {
   const meta = obj.metadata;
   const errors: FieldError[] = [];
@@ -60,7 +98,7 @@ export function validateObjectMeta(obj: KObject, decl: ResourceDeclaration): Fie
   } else if (meta.namespace !== undefined && meta.namespace !== '') {
     errors.push({ type: 'FieldValueForbidden', field: 'metadata.namespace', message: 'Forbidden: not allowed on this type' });
   }
-  errors.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations));
+  errors.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations), ...validateOwnerReferences(meta.ownerReferences));
   for (const [i, f] of (meta.finalizers ?? []).entries()) {
     if (typeof f !== 'string') errors.push(invalidValue(`metadata.finalizers[${i}]`, f, 'must be a string'));
     else for (const p of qualifiedName(f)) errors.push(invalidValue(`metadata.finalizers[${i}]`, f, p));

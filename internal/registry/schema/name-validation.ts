@@ -72,3 +72,14 @@ export function labelValue(value: string): string[] {
   }
   return errs;
 }
+
+/** IsValidPortName: what is wrong with an IANA service name used as a port name (nothing when valid). */
+export function portName(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 15) problems.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(value)) problems.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(value)) problems.push('must contain at least one letter (a-z)');
+  if (value.includes('--')) problems.push('must not contain consecutive hyphens (-)');
+  if (value.startsWith('-') || value.endsWith('-')) problems.push('must not begin or end with a hyphen (-)');
+  return problems;
+}

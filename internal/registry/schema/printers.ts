@@ -71,9 +71,13 @@ export const defaultColumns: readonly PrinterColumn[] = [
   { name: 'Created At', type: 'date', description: 'The time the object was created.', cell: (o) => o.metadata.creationTimestamp ?? '' },
 ];
 
-/** Formats a label selector object as kubectl shows it (`app=web,tier in (a,b)`). */
+/**
+ * Formats a label selector object as kubectl shows it (`app=web,tier in (a,b)`); a plain map of
+ * labels (a ReplicationController's selector) reads as its matchLabels.
+ */
 export function selectorString(selector: unknown): string {
   if (typeof selector !== 'object' || selector === null) return '';
+  if (!('matchLabels' in selector) && !('matchExpressions' in selector)) selector = { matchLabels: selector };
   const s = selector as { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
   const parts = Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
   for (const e of s.matchExpressions ?? []) {

@@ -2,6 +2,7 @@ import type { ResourceDeclaration } from './declaration.ts';
 import { obj, str, type FieldSchema } from './field-schema.ts';
 import type { FieldError } from './field-errors.ts';
 import { objectMetaSchema } from './object-meta.ts';
+import { base64Error, goTypeName, integerInRange, quantityError, timeError } from './wire-formats.ts';
 
 /** What checking a value against a schema found. */
 export interface SchemaCheckResult {
@@ -9,6 +10,11 @@ export interface SchemaCheckResult {
   readonly unknownFields: string[];
   /** Fields whose JSON type is wrong. */
   readonly typeErrors: FieldError[];
+  /**
+   * What a Go client's decoder says of values its types cannot hold (a wrong JSON type, an int32
+   * out of range, a malformed quantity, time or base64 string), in Go's words, in document order.
+   */
+  readonly decodeErrors: string[];
 }
 
 /** The schema of a whole object of a declared resource. */
@@ -27,7 +33,8 @@ function typeMatches(schema: FieldSchema, value: unknown): boolean {
     case 'any':
       return true;
     case 'string':
-      return typeof value === 'string';
+      // A Quantity also decodes from a JSON number (its text is parsed).
+      return typeof value === 'string' || (schema.format === 'quantity' && typeof value === 'number');
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value);
     case 'number':
@@ -47,37 +54,99 @@ function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
-function walk(value: unknown, schema: FieldSchema, path: string, prune: boolean, out: SchemaCheckResult): void {
+/**
+ * The JSON value as Go's decoder names it: the literal only for a number an integer type refuses
+ * ("number 2147483648", "number 1.5"), else its JSON type ("number", "string", "bool").
+ */
+function jsonTypeText(schema: FieldSchema, value: unknown): string {
+  if (typeof value === 'number') return schema.type === 'integer' ? `number ${String(value)}` : 'number';
+  if (typeof value === 'boolean') return 'bool';
+  return typeName(value);
+}
+
+/**
+ * Where a walk is: the data path; the Go struct whose field it is in and that field's path as Go
+ * names it (struct field names only: no list indexes, no map keys), for decode errors.
+ */
+interface Place {
+  readonly path: string;
+  readonly struct: string;
+  readonly goField: string;
+}
+
+/** Go's words for a value its type cannot hold: `json: cannot unmarshal ... of type int32`. */
+function goDecodeError(schema: FieldSchema, value: unknown, place: Place): string {
+  const into = place.struct === '' || place.goField === '' ? 'Go value' : `Go struct field ${place.struct}.${place.goField}`;
+  return `json: cannot unmarshal ${jsonTypeText(schema, value)} into ${into} of type ${goTypeName(schema)}`;
+}
+
+/** The error of a value of the right JSON type that its format refuses, in Go's words; undefined if fine. */
+function formatError(schema: FieldSchema, value: unknown, place: Place): string | undefined {
+  if (schema.type === 'integer' && !integerInRange(schema, value as number)) return goDecodeError(schema, value, place);
+  if (schema.type === 'int-or-string' && typeof value === 'number' && !integerInRange({ type: 'integer', format: 'int32' }, value)) return goDecodeError({ type: 'integer', format: 'int32' }, value, place);
+  if (schema.type !== 'string') return undefined;
+  const text = typeof value === 'number' ? String(value) : (value as string);
+  switch (schema.format) {
+    case 'quantity':
+      return quantityError(text);
+    case 'date-time':
+      return timeError(text);
+    case 'byte':
+      return base64Error(text);
+    default:
+      return undefined;
+  }
+}
+
+function walk(value: unknown, schema: FieldSchema, place: Place, prune: boolean, out: SchemaCheckResult): void {
   // null is how JSON clients say "unset" for optional fields; Kubernetes accepts it.
   if (value === null || value === undefined) return;
+  const { path } = place;
   if (!typeMatches(schema, value)) {
     const expected = schema.type === 'int-or-string' ? 'integer or string' : schema.type;
     out.typeErrors.push({ type: 'FieldValueTypeInvalid', field: path, message: `Invalid value: "${typeName(value)}": ${path} in body must be of type ${expected}: "${typeName(value)}"` });
+    out.decodeErrors.push(goDecodeError(schema, value, place));
     return;
   }
+  const refused = formatError(schema, value, place);
+  if (refused !== undefined) out.decodeErrors.push(refused);
+  const struct = schema.definition === undefined ? place.struct : (schema.definition.split('.').at(-1) ?? '');
   if (schema.type === 'array' && schema.items) {
-    (value as unknown[]).forEach((item, i) => walk(item, schema.items as FieldSchema, `${path}[${i}]`, prune, out));
+    const items = schema.items;
+    (value as unknown[]).forEach((item, i) => {
+      walk(item, items, { path: `${path}[${i}]`, struct, goField: place.goField }, prune, out);
+      if (isQuantity(items) && typeof item === 'number') (value as unknown[])[i] = String(item);
+    });
     return;
   }
   if (schema.type !== 'object') return;
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    const child = schema.properties?.[key] ?? schema.additionalProperties;
-    if (child) walk(record[key], child, join(path, key), prune, out);
-    else if (!schema.preserveUnknown) {
+    const field = schema.properties?.[key];
+    const child = field ?? schema.additionalProperties;
+    if (child) {
+      walk(record[key], child, { path: join(path, key), struct, goField: field === undefined ? place.goField : join(place.goField, key) }, prune, out);
+      // Stored as the text a Go client writes back (Quantity marshals to a string).
+      if (isQuantity(child) && typeof record[key] === 'number') record[key] = String(record[key]);
+    } else if (!schema.preserveUnknown) {
       out.unknownFields.push(join(path, key));
       if (prune) delete record[key];
     }
   }
 }
 
+function isQuantity(schema: FieldSchema): boolean {
+  return schema.type === 'string' && schema.format === 'quantity';
+}
+
 /**
- * Checks `value` against `schema`: collects unknown fields (removing them when `prune`) and
- * fields of the wrong JSON type. Mutates `value` only when pruning.
+ * Checks `value` against `schema`: collects unknown fields (removing them when `prune`), fields of
+ * the wrong JSON type and values their Go type refuses. Mutates `value` when pruning, and turns a
+ * quantity given as a JSON number into its text. `rootStruct` names the Go type of the whole value.
  */
-export function checkSchema(value: unknown, schema: FieldSchema, prune: boolean): SchemaCheckResult {
-  const out: SchemaCheckResult = { unknownFields: [], typeErrors: [] };
-  walk(value, schema, '', prune, out);
+export function checkSchema(value: unknown, schema: FieldSchema, prune: boolean, rootStruct = ''): SchemaCheckResult {
+  const out: SchemaCheckResult = { unknownFields: [], typeErrors: [], decodeErrors: [] };
+  walk(value, schema, { path: '', struct: rootStruct, goField: '' }, prune, out);
   return out;
 }
 

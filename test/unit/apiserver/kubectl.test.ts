@@ -27,9 +27,9 @@ test('kubectl works against a single server: get, create, -o yaml, api-resources
   assert.equal(await kubectl('create', 'configmap', 'c1', '--from-literal=a=b'), 'configmap/c1 created\n');
   const yaml = await kubectl('get', 'cm', 'c1', '-o', 'yaml');
   assert.match(yaml, /^apiVersion: v1\ndata:\n {2}a: b\nkind: ConfigMap\n/);
-  const resources = await kubectl('api-resources');
-  assert.match(resources, /deployments\s+deploy\s+apps\/v1\s+true\s+Deployment/);
-  assert.match(resources, /leases\s+coordination.k8s.io\/v1\s+true\s+Lease/);
+  const apiResources = await kubectl('api-resources');
+  assert.match(apiResources, /deployments\s+deploy\s+apps\/v1\s+true\s+Deployment/);
+  assert.match(apiResources, /leases\s+coordination.k8s.io\/v1\s+true\s+Lease/);
   const manifest = join(dir, 'cm.yaml');
   writeFileSync(manifest, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  x: "1"\n');
   assert.equal(await kubectl('apply', '-f', manifest), 'configmap/applied created\n');
@@ -44,5 +44,11 @@ test('kubectl works against a single server: get, create, -o yaml, api-resources
   assert.equal(await kubectl('scale', 'deployment', 'web', '--replicas=3'), 'deployment.apps/web scaled\n');
   assert.match(await kubectl('get', 'deploy', 'web'), /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/3\s+0\s+0\s+\d+s\n$/);
   assert.match(await kubectl('explain', 'deployment.spec.strategy'), /KIND:\s+Deployment/);
+  // The official descriptions at any depth (the v1.28 OpenAPI documents themselves are served).
+  const resources = await kubectl('explain', 'pod.spec.containers.resources');
+  assert.match(resources, /FIELD: resources <ResourceRequirements>/);
+  assert.match(resources, /Compute Resources required by this container\./);
+  assert.match(resources, /limits\s+<map\[string\]Quantity>/);
+  assert.match(await kubectl('explain', 'deployment.spec.template.spec.containers.ports.containerPort'), /Number of port to expose on the pod's IP address/);
   assert.equal(await kubectl('delete', 'cm', 'c1'), 'configmap "c1" deleted\n');
 });

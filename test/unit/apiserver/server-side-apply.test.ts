@@ -225,18 +225,17 @@ describe('declared merge markers', () => {
     const text = r.text;
     assert.match(text, /"x-kubernetes-patch-merge-key":"name"/);
     assert.match(text, /"x-kubernetes-list-map-keys":\["containerPort","protocol"\]/);
-    assert.match(text, /"x-kubernetes-list-type":"set"/);
+    assert.match(text, /"x-kubernetes-patch-strategy":"merge,retainKeys"/);
   });
 });
 
 describe('bad apply input persists nothing', () => {
   const cases: [string, string, unknown, string, number][] = [
     ['invalid YAML', 'bad1', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bad1\ndata: [', 'fieldManager=alice', 400],
-    ['no fieldManager', 'bad2', configMap('bad2', { x: '1' }), '', 400],
+    ['no fieldManager (invalid PatchOptions)', 'bad2', configMap('bad2', { x: '1' }), '', 422],
     ['managedFields in the body', 'bad3', { ...configMap('bad3', { x: '1' }), metadata: { name: 'bad3', managedFields: [{ manager: 'x', operation: 'Apply' }] } }, 'fieldManager=alice', 400],
     ['a name other than the URL\'s', 'bad4', configMap('other', { x: '1' }), 'fieldManager=alice', 400],
     ['generateName', 'bad5', { ...configMap('bad5', {}), metadata: { generateName: 'x-' } }, 'fieldManager=alice', 400],
-    ['a force value that is not a boolean', 'bad6', configMap('bad6', {}), 'fieldManager=alice&force=yes', 400],
     ['an unknown field under Strict', 'bad7', { ...configMap('bad7', {}), bogus: 1 }, 'fieldManager=alice&fieldValidation=Strict', 400],
     ['an invalid object (validation runs on create-through-apply)', 'bad9', { ...configMap('bad9', {}), metadata: { name: 'bad9', labels: { 'bad key': 'v' } } }, 'fieldManager=alice', 422],
     ['another kind', 'bad10', { ...configMap('bad10', {}), kind: 'Secret' }, 'fieldManager=alice', 400],
@@ -251,10 +250,10 @@ describe('bad apply input persists nothing', () => {
     });
   }
 
-  test('force on a non-apply patch is a 400', async () => {
+  test('force on a non-apply patch is a 422 (invalid PatchOptions)', async () => {
     await applyAs(`${cmPath}/bad8`, 'alice', configMap('bad8', { x: '1' }));
     const r = await s.client.call('PATCH', `${cmPath}/bad8?force=true`, { body: { data: { x: '2' } }, contentType: 'application/merge-patch+json' });
-    assert.equal(r.status, 400);
+    assert.equal(r.status, 422);
     assert.deepEqual((await getObj(`${cmPath}/bad8`)).obj.data, { x: '1' });
   });
 });

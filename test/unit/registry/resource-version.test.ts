@@ -8,6 +8,11 @@ function rejects400(fn: () => unknown, message: RegExp): void {
   assert.throws(fn, (err: unknown) => err instanceof StatusError && err.code === 400 && message.test(err.message));
 }
 
+/** Invalid ListOptions: a 422 as kube-apiserver's ValidateListOptions answers, `ListOptions.meta.k8s.io "" is invalid: <field>: ...`. */
+function rejects422(fn: () => unknown, message: RegExp): void {
+  assert.throws(fn, (err: unknown) => err instanceof StatusError && err.code === 422 && err.reason === 'Invalid' && /^ListOptions\.meta\.k8s\.io "" is invalid: resourceVersionMatch: /.test(err.message) && message.test(err.message));
+}
+
 test('get: unset is Most Recent, "0" is Any, a value is Not older than', () => {
   assert.deepEqual(planGet(undefined), { kind: 'most-recent' });
   assert.deepEqual(planGet(''), { kind: 'most-recent' });
@@ -30,19 +35,19 @@ test('list with a limit and no continue: Most Recent, Any, Exact', () => {
   assert.deepEqual(planList({ limit: 0, resourceVersion: '7' }), { kind: 'not-older-than', revision: 7 }, 'limit=0 is no limit');
 });
 
-test('list with continue: continue-token Exact for unset and "0", 400 for another version', () => {
+test('list with continue: continue-token Exact for unset and "0", 400 for another version, 422 with a match', () => {
   assert.deepEqual(planList({ limit: 2, continue: 'tok' }), { kind: 'continue', token: 'tok' });
   assert.deepEqual(planList({ limit: 2, continue: 'tok', resourceVersion: '0' }), { kind: 'continue', token: 'tok' });
   rejects400(() => planList({ limit: 2, continue: 'tok', resourceVersion: '7' }), /specifying resource version is not allowed when using continue/);
-  rejects400(() => planList({ continue: 'tok', resourceVersion: '7', resourceVersionMatch: 'Exact' }), /forbidden when continue is provided/);
-  rejects400(() => planList({ continue: 'tok', resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }), /forbidden when continue is provided/);
+  rejects422(() => planList({ continue: 'tok', resourceVersion: '7', resourceVersionMatch: 'Exact' }), /forbidden when continue is provided/);
+  rejects422(() => planList({ continue: 'tok', resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }), /forbidden when continue is provided/);
 });
 
 test('list with match Exact: invalid for unset and "0", Exact otherwise (with or without limit)', () => {
   for (const limit of [undefined, 3]) {
     const l = limit === undefined ? {} : { limit };
-    rejects400(() => planList({ ...l, resourceVersionMatch: 'Exact' }), /forbidden unless resourceVersion is provided/);
-    rejects400(() => planList({ ...l, resourceVersion: '0', resourceVersionMatch: 'Exact' }), /"exact" is forbidden for resourceVersion "0"/);
+    rejects422(() => planList({ ...l, resourceVersionMatch: 'Exact' }), /forbidden unless resourceVersion is provided/);
+    rejects422(() => planList({ ...l, resourceVersion: '0', resourceVersionMatch: 'Exact' }), /"exact" is forbidden for resourceVersion "0"/);
     assert.deepEqual(planList({ ...l, resourceVersion: '9', resourceVersionMatch: 'Exact' }), { kind: 'exact', revision: 9 });
   }
 });
@@ -50,14 +55,14 @@ test('list with match Exact: invalid for unset and "0", Exact otherwise (with or
 test('list with match NotOlderThan: invalid for unset, Any for "0", Not older than otherwise (with or without limit)', () => {
   for (const limit of [undefined, 3]) {
     const l = limit === undefined ? {} : { limit };
-    rejects400(() => planList({ ...l, resourceVersionMatch: 'NotOlderThan' }), /forbidden unless resourceVersion is provided/);
+    rejects422(() => planList({ ...l, resourceVersionMatch: 'NotOlderThan' }), /forbidden unless resourceVersion is provided/);
     assert.deepEqual(planList({ ...l, resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }), { kind: 'any' });
     assert.deepEqual(planList({ ...l, resourceVersion: '9', resourceVersionMatch: 'NotOlderThan' }), { kind: 'not-older-than', revision: 9 });
   }
 });
 
-test('list: an unknown match or a non-numeric version is a 400', () => {
-  rejects400(() => planList({ resourceVersion: '1', resourceVersionMatch: 'Newest' }), /Unsupported value: "Newest"/);
+test('list: an unknown match is a 422, a non-numeric version a 400', () => {
+  rejects422(() => planList({ resourceVersion: '1', resourceVersionMatch: 'Newest' }), /Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""$/);
   rejects400(() => planList({ resourceVersion: 'x1' }), /invalid resource version/);
   rejects400(() => planList({ resourceVersion: 'x1', resourceVersionMatch: 'Exact' }), /invalid resource version/);
 });
@@ -66,13 +71,13 @@ test('watch without sendInitialEvents: initial state for unset (Most Recent) and
   assert.deepEqual(planWatch({}), { initialEvents: true, read: { kind: 'most-recent' }, initialEventsEndBookmark: false });
   assert.deepEqual(planWatch({ resourceVersion: '0' }), { initialEvents: true, read: { kind: 'any' }, initialEventsEndBookmark: false });
   assert.deepEqual(planWatch({ resourceVersion: '5', allowWatchBookmarks: true }), { initialEvents: false, read: { kind: 'exact', revision: 5 }, initialEventsEndBookmark: false });
-  rejects400(() => planWatch({ resourceVersion: '5', resourceVersionMatch: 'NotOlderThan' }), /forbidden for watch unless sendInitialEvents is provided/);
+  rejects422(() => planWatch({ resourceVersion: '5', resourceVersionMatch: 'NotOlderThan' }), /forbidden for watch unless sendInitialEvents is provided/);
   rejects400(() => planWatch({ resourceVersion: 'five' }), /invalid resource version/);
 });
 
 test('watch with sendInitialEvents: needs match NotOlderThan; the end BOOKMARK only when bookmarks are allowed', () => {
-  rejects400(() => planWatch({ sendInitialEvents: true }), /requires setting resourceVersionMatch to NotOlderThan/);
-  rejects400(() => planWatch({ sendInitialEvents: true, resourceVersion: '3', resourceVersionMatch: 'Exact' }), /requires setting resourceVersionMatch to NotOlderThan/);
+  rejects422(() => planWatch({ sendInitialEvents: true }), /requires setting resourceVersionMatch to NotOlderThan/);
+  rejects422(() => planWatch({ sendInitialEvents: true, resourceVersion: '3', resourceVersionMatch: 'Exact' }), /requires setting resourceVersionMatch to NotOlderThan/);
   const not = { resourceVersionMatch: 'NotOlderThan' };
   assert.deepEqual(planWatch({ ...not, sendInitialEvents: true, allowWatchBookmarks: true }), { initialEvents: true, read: { kind: 'most-recent' }, initialEventsEndBookmark: true });
   assert.deepEqual(planWatch({ ...not, sendInitialEvents: true }), { initialEvents: true, read: { kind: 'most-recent' }, initialEventsEndBookmark: false });

@@ -23,14 +23,15 @@ test('DNS-1123 subdomains and labels follow the Kubernetes rules', () => {
   assert.notDeepEqual(labelValue('bad value'), []);
 });
 
-test('schema check reports unknown fields with their paths, prunes them, and reports wrong types', () => {
-  const obj = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x', bogus: 1 }, spec: { replicas: 'three', foo: true, template: { spec: { anything: 1 } } } };
-  const result = checkSchema(obj, objectSchema(deployments), true);
-  assert.deepEqual(result.unknownFields.sort(), ['metadata.bogus', 'spec.foo']);
+test('schema check reports unknown fields at every depth with their paths, prunes them, and reports wrong types', () => {
+  const obj = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x', bogus: 1 }, spec: { replicas: 'three', foo: true, template: { spec: { anything: 1, containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, extra: 'x' }] }] } } } };
+  const result = checkSchema(obj, objectSchema(deployments), true, 'Deployment');
+  assert.deepEqual(result.unknownFields.sort(), ['metadata.bogus', 'spec.foo', 'spec.template.spec.anything', 'spec.template.spec.containers[0].ports[0].extra']);
   assert.equal(result.typeErrors.length, 1);
   assert.equal(result.typeErrors[0]?.field, 'spec.replicas');
+  assert.deepEqual(result.decodeErrors, ['json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32']);
   assert.equal('foo' in obj.spec, false);
-  assert.equal(obj.spec.template.spec.anything, 1, 'open (preserve-unknown) structures keep their fields');
+  assert.equal('anything' in obj.spec.template.spec, false, 'a pod spec is described in full: its unknown fields are pruned too');
 });
 
 test('managedFields: a writer owns what it changed and others lose it', () => {

@@ -64,3 +64,27 @@ test('bad names, addresses, peers and counts are refused with the flag they came
 test('an unknown flag is refused by the argument parser, not ignored', () => {
   assert.throws(() => parseReplicaFlags(['--name', 'orch-1', '--snapshot-count', '5']), (err: unknown) => (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION');
 });
+
+test('service ranges default to 10.96.0.0/12 and 30000-32767; two CIDRs of different families make a dual-stack cluster', () => {
+  const defaults = parseReplicaFlags(['--name', 'orch-1']).serviceNetwork;
+  assert.deepEqual(defaults.ipRanges.map((r) => r.cidr), ['10.96.0.0/12']);
+  assert.deepEqual(defaults.nodePorts, { base: 30000, size: 2768 });
+  const dual = parseReplicaFlags(['--name', 'orch-1', '--service-cluster-ip-range', '10.96.0.0/12,fd00:10:96::/112', '--service-node-port-range', '31000-31999']).serviceNetwork;
+  assert.deepEqual(dual.ipRanges.map((r) => [r.family, r.cidr]), [['IPv4', '10.96.0.0/12'], ['IPv6', 'fd00:10:96::/112']]);
+  assert.deepEqual(dual.nodePorts, { base: 31000, size: 1000 });
+  assert.deepEqual(parseReplicaFlags(['--name', 'orch-1', '--service-node-port-range', '30000+99']).serviceNetwork.nodePorts, { base: 30000, size: 100 });
+});
+
+test('bad service ranges are refused with the flag they came from', () => {
+  const refused: [string[], RegExp][] = [
+    [['--service-cluster-ip-range', '10.96.0.0'], /^--service-cluster-ip-range: "10\.96\.0\.0" is not a CIDR/],
+    [['--service-cluster-ip-range', '10.0.0.0/8'], /^--service-cluster-ip-range: "10\.0\.0\.0\/8" is too large; for 32-bit addresses, the mask must be >= 12$/],
+    [['--service-cluster-ip-range', '10.96.0.0/12,10.100.0.0/16'], /^--service-cluster-ip-range: .* must be of different IP families/],
+    [['--service-cluster-ip-range', 'fd00::/64'], /^--service-cluster-ip-range: "fd00::\/64" is too large; for 128-bit addresses, the mask must be >= 108$/],
+    [['--service-node-port-range', '32767-30000'], /^--service-node-port-range: "32767-30000" is not a port range/],
+    [['--service-node-port-range', '30000-70000'], /^--service-node-port-range: /],
+  ];
+  for (const [extra, message] of refused) {
+    assert.throws(() => parseReplicaFlags(['--name', 'orch-1', ...extra]), (err: unknown) => err instanceof FlagError && message.test(err.message), extra.join(' '));
+  }
+});

@@ -1,8 +1,10 @@
-// The declarations carry Kubernetes' merge markers, and the patch-layer schema derived from them
-// drives strategic merge patch and server-side apply as Kubernetes' built-in types do.
+// The declarations carry Kubernetes' merge markers as the official v1.28 OpenAPI document gives
+// them, and the patch-layer schema derived from them drives strategic merge patch and server-side
+// apply as Kubernetes' built-in types do: a list with only a patch merge key is a map keyed by it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyStrategicMergePatch, apply, type Schema } from '../../../../internal/patch/index.ts';
+import { listTypeOf, type ListType } from '../../../../internal/patch/schema.ts';
 import { deployments } from '../../../../internal/registry/apps/deployments.ts';
 import { pods } from '../../../../internal/registry/core/pods.ts';
 import { services } from '../../../../internal/registry/core/services.ts';
@@ -15,32 +17,33 @@ function at(schema: Schema | undefined, path: string): Schema | undefined {
   return s;
 }
 
-const markers = (s: Schema | undefined) => ({
+const markers = (s: Schema | undefined): { strategy?: string; mergeKey?: string; list?: ListType; mapType?: string } => ({
   strategy: s?.['x-kubernetes-patch-strategy'],
   mergeKey: s?.['x-kubernetes-patch-merge-key'],
-  listType: s?.['x-kubernetes-list-type'],
-  keys: s?.['x-kubernetes-list-map-keys'],
+  list: s?.type === 'array' ? listTypeOf(s) : undefined,
   mapType: s?.['x-kubernetes-map-type'],
 });
+const byKeys = (...keys: string[]): ListType => ({ kind: 'map', keys });
+const atomic: ListType = { kind: 'atomic' };
 
 const podSpec = 'spec';
 const templateSpec = 'spec.template.spec';
 const cases: [string, Schema, string, ReturnType<typeof markers>][] = [
-  ['containers by name', objectPatchSchema(pods), `${podSpec}.containers`, { strategy: 'merge', mergeKey: 'name', listType: 'map', keys: ['name'], mapType: undefined }],
-  ['initContainers by name', objectPatchSchema(pods), `${podSpec}.initContainers`, { strategy: 'merge', mergeKey: 'name', listType: 'map', keys: ['name'], mapType: undefined }],
-  ['container ports by containerPort and protocol', objectPatchSchema(deployments), `${templateSpec}.containers.[].ports`, { strategy: 'merge', mergeKey: 'containerPort', listType: 'map', keys: ['containerPort', 'protocol'], mapType: undefined }],
-  ['env by name', objectPatchSchema(deployments), `${templateSpec}.containers.[].env`, { strategy: 'merge', mergeKey: 'name', listType: 'map', keys: ['name'], mapType: undefined }],
-  ['volumeMounts by mountPath', objectPatchSchema(pods), `${podSpec}.containers.[].volumeMounts`, { strategy: 'merge', mergeKey: 'mountPath', listType: 'map', keys: ['mountPath'], mapType: undefined }],
-  ['volumes by name', objectPatchSchema(pods), `${podSpec}.volumes`, { strategy: 'merge,retainKeys', mergeKey: 'name', listType: 'map', keys: ['name'], mapType: undefined }],
-  ['tolerations atomic', objectPatchSchema(pods), `${podSpec}.tolerations`, { strategy: undefined, mergeKey: undefined, listType: 'atomic', keys: undefined, mapType: undefined }],
-  ['container command atomic', objectPatchSchema(pods), `${podSpec}.containers.[].command`, { strategy: undefined, mergeKey: undefined, listType: 'atomic', keys: undefined, mapType: undefined }],
-  ['finalizers a set', objectPatchSchema(pods), 'metadata.finalizers', { strategy: 'merge', mergeKey: undefined, listType: 'set', keys: undefined, mapType: undefined }],
-  ['ownerReferences by uid', objectPatchSchema(pods), 'metadata.ownerReferences', { strategy: 'merge', mergeKey: 'uid', listType: 'map', keys: ['uid'], mapType: undefined }],
-  ['pod conditions by type', objectPatchSchema(pods), 'status.conditions', { strategy: 'merge', mergeKey: 'type', listType: 'map', keys: ['type'], mapType: undefined }],
-  ['deployment conditions by type', objectPatchSchema(deployments), 'status.conditions', { strategy: 'merge', mergeKey: 'type', listType: 'map', keys: ['type'], mapType: undefined }],
-  ['node conditions by type', objectPatchSchema(nodes), 'status.conditions', { strategy: 'merge', mergeKey: 'type', listType: 'map', keys: ['type'], mapType: undefined }],
-  ['service ports by port and protocol', objectPatchSchema(services), 'spec.ports', { strategy: 'merge', mergeKey: 'port', listType: 'map', keys: ['port', 'protocol'], mapType: undefined }],
-  ['label selector atomic', objectPatchSchema(deployments), 'spec.selector', { strategy: undefined, mergeKey: undefined, listType: undefined, keys: undefined, mapType: 'atomic' }],
+  ['containers by name', objectPatchSchema(pods), `${podSpec}.containers`, { strategy: 'merge', mergeKey: 'name', list: byKeys('name'), mapType: undefined }],
+  ['initContainers by name', objectPatchSchema(pods), `${podSpec}.initContainers`, { strategy: 'merge', mergeKey: 'name', list: byKeys('name'), mapType: undefined }],
+  ['container ports by containerPort and protocol', objectPatchSchema(deployments), `${templateSpec}.containers.[].ports`, { strategy: 'merge', mergeKey: 'containerPort', list: byKeys('containerPort', 'protocol'), mapType: undefined }],
+  ['env by name', objectPatchSchema(deployments), `${templateSpec}.containers.[].env`, { strategy: 'merge', mergeKey: 'name', list: byKeys('name'), mapType: undefined }],
+  ['volumeMounts by mountPath', objectPatchSchema(pods), `${podSpec}.containers.[].volumeMounts`, { strategy: 'merge', mergeKey: 'mountPath', list: byKeys('mountPath'), mapType: undefined }],
+  ['volumes by name', objectPatchSchema(pods), `${podSpec}.volumes`, { strategy: 'merge,retainKeys', mergeKey: 'name', list: byKeys('name'), mapType: undefined }],
+  ['tolerations atomic', objectPatchSchema(pods), `${podSpec}.tolerations`, { strategy: undefined, mergeKey: undefined, list: atomic, mapType: undefined }],
+  ['container command atomic', objectPatchSchema(pods), `${podSpec}.containers.[].command`, { strategy: undefined, mergeKey: undefined, list: atomic, mapType: undefined }],
+  ['finalizers a set', objectPatchSchema(pods), 'metadata.finalizers', { strategy: 'merge', mergeKey: undefined, list: { kind: 'set' }, mapType: undefined }],
+  ['ownerReferences by uid', objectPatchSchema(pods), 'metadata.ownerReferences', { strategy: 'merge', mergeKey: 'uid', list: byKeys('uid'), mapType: undefined }],
+  ['pod conditions by type', objectPatchSchema(pods), 'status.conditions', { strategy: 'merge', mergeKey: 'type', list: byKeys('type'), mapType: undefined }],
+  ['deployment conditions by type', objectPatchSchema(deployments), 'status.conditions', { strategy: 'merge', mergeKey: 'type', list: byKeys('type'), mapType: undefined }],
+  ['node conditions by type', objectPatchSchema(nodes), 'status.conditions', { strategy: 'merge', mergeKey: 'type', list: byKeys('type'), mapType: undefined }],
+  ['service ports by port and protocol', objectPatchSchema(services), 'spec.ports', { strategy: 'merge', mergeKey: 'port', list: byKeys('port', 'protocol'), mapType: undefined }],
+  ['label selector atomic', objectPatchSchema(deployments), 'spec.selector', { strategy: undefined, mergeKey: undefined, list: undefined, mapType: 'atomic' }],
 ];
 
 for (const [what, schema, path, expected] of cases) {

@@ -1,0 +1,95 @@
+// What Kubernetes' Go types accept when they decode a JSON value of a given OpenAPI type and
+// format: an int32 field refuses 2147483648, a Quantity refuses "1Qi", a Time refuses "yesterday",
+// a []byte refuses what is not base64. A value that passes here can be decoded by every Go client.
+// Each check answers undefined or the error text Go's decoder gives (without its "json: " framing
+// where the type's own UnmarshalJSON speaks).
+import type { FieldSchema } from './field-schema.ts';
+
+const int32Range = [-(2 ** 31), 2 ** 31 - 1] as const;
+const int64Range = [-(2 ** 63), 2 ** 63 - 1] as const;
+
+/** The Go type a schema node decodes into, as Go's decoder names it in its errors. */
+export function goTypeName(s: FieldSchema): string {
+  if (s.definition !== undefined) {
+    const parts = s.definition.split('.');
+    return `${parts.at(-2) ?? ''}.${parts.at(-1) ?? ''}`;
+  }
+  switch (s.type) {
+    case 'integer':
+      return s.format === 'int32' ? 'int32' : 'int64';
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'array':
+      return `[]${s.items === undefined ? 'interface {}' : goTypeName(s.items)}`;
+    case 'object':
+      return s.additionalProperties === undefined ? 'map[string]interface {}' : `map[string]${goTypeName(s.additionalProperties)}`;
+    case 'string':
+      return s.format === 'byte' ? '[]uint8' : 'string';
+    case 'int-or-string':
+      return 'intstr.IntOrString';
+    case 'any':
+      return 'interface {}';
+  }
+}
+
+/** Whether an integer fits the node's Go type (int32, else int64). */
+export function integerInRange(s: FieldSchema, n: number): boolean {
+  const [min, max] = s.format === 'int32' ? int32Range : int64Range;
+  return n >= min && n <= max;
+}
+
+// k8s.io/apimachinery/pkg/api/resource: the form a quantity's text must have, and its suffixes.
+const quantityForm = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+const quantityFormText = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const quantitySuffixes = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei']);
+
+/** Why `text` is not a Kubernetes quantity, or undefined when it is. */
+export function quantityError(text: string): string | undefined {
+  // Quantity.UnmarshalJSON trims the text before parsing it.
+  const match = quantityForm.exec(text.trim());
+  if (match === null) return quantityFormText;
+  const [, number = '', suffix = ''] = match;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(number)) return 'unable to parse numeric part of quantity';
+  if (quantitySuffixes.has(suffix) || /^[eE][-+]?\d+$/.test(suffix)) return undefined;
+  return "unable to parse quantity's suffix";
+}
+
+// RFC 3339 as Go's time.Parse(time.RFC3339, ...) takes it: fractional seconds allowed, a zone required.
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Why `text` is not an RFC 3339 time (metav1.Time, metav1.MicroTime), or undefined when it is. */
+export function timeError(text: string): string | undefined {
+  const m = rfc3339.exec(text);
+  const [month, day, hour, minute, second] = m === null ? [] : [m[2], m[3], m[4], m[5], m[6]].map(Number);
+  const valid = m !== null && month !== undefined && month >= 1 && month <= 12 && day !== undefined && day >= 1 && day <= 31 && (hour ?? 99) < 24 && (minute ?? 99) < 60 && (second ?? 99) < 60;
+  return valid ? undefined : `parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(text)} as "2006"`;
+}
+
+/** Why `text` is not standard padded base64 (Go's []byte), or undefined when it is. */
+export function base64Error(text: string): string | undefined {
+  // Go's decoder skips line breaks.
+  const data = text.replace(/[\r\n]/g, '');
+  const bad = data.search(/[^A-Za-z0-9+/=]/);
+  const padding = data.indexOf('=');
+  if (bad >= 0) return `illegal base64 data at input byte ${bad}`;
+  if (padding >= 0 && (!/^=*$/.test(data.slice(padding)) || data.length - padding > 2)) return `illegal base64 data at input byte ${padding}`;
+  if (data.length % 4 !== 0) return `illegal base64 data at input byte ${data.length - (data.length % 4)}`;
+  return undefined;
+}
+
+const decimalSuffixes: Readonly<Record<string, number>> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
+const binarySuffixes: Readonly<Record<string, number>> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+
+/**
+ * The value of a quantity (in its base unit: cores, bytes), close enough to compare two of them,
+ * or undefined when `text` is not a quantity.
+ */
+export function quantityValue(text: string | number): number | undefined {
+  if (typeof text === 'number') return text;
+  if (quantityError(text) !== undefined) return undefined;
+  const [, number = '', suffix = ''] = quantityForm.exec(text.trim()) ?? [];
+  const scale = decimalSuffixes[suffix] ?? binarySuffixes[suffix] ?? (/^[eE][-+]?\d+$/.test(suffix) ? 10 ** Number(suffix.slice(1)) : undefined);
+  return scale === undefined ? undefined : Number(number) * scale;
+}
