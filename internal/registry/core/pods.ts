@@ -1,6 +1,6 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { dns1123Label } from '../schema/name-validation.ts';
-import { invalidValue, required, type FieldError } from '../schema/field-errors.ts';
+import { invalidValue, notSupported, required, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
 import { boolLabel, objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
@@ -61,6 +61,19 @@ export function validateContainers(o: KObject, path: string, requireOne: boolean
     if (!c.image) errors.push(required(`${path}[${i}].image`));
     errors.push(...validateContainerDetails(c as Record<string, unknown>, `${path}[${i}]`, volumes));
   });
+  return errors;
+}
+
+const dnsPolicies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+const podRestartPolicies = ['Always', 'OnFailure', 'Never'];
+
+/** The pod's restart and DNS policies, as ValidatePodSpec checks them (after defaulting). */
+function validatePodPolicies(o: KObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const restartPolicy = field(o, 'spec.restartPolicy');
+  if (!podRestartPolicies.includes(String(restartPolicy))) errors.push(notSupported('spec.restartPolicy', restartPolicy, podRestartPolicies));
+  const dnsPolicy = field(o, 'spec.dnsPolicy');
+  if (!dnsPolicies.includes(String(dnsPolicy))) errors.push(notSupported('spec.dnsPolicy', dnsPolicy, dnsPolicies));
   return errors;
 }
 
@@ -130,7 +143,7 @@ export const pods: ResourceDeclaration = {
     applyDefaults(o) {
       defaultPodSpec((o.spec ??= {}) as Record<string, unknown>);
     },
-    validate: (o) => [...validateContainers(o, 'spec.containers', true), ...validateContainers(o, 'spec.initContainers', false)],
+    validate: (o) => [...validateContainers(o, 'spec.containers', true), ...validateContainers(o, 'spec.initContainers', false), ...validatePodPolicies(o)],
     validateUpdate(o, old) {
       const strip = (x: KObject) => JSON.stringify({ ...(x.spec as object), containers: containers(x).map((c) => ({ ...c, image: undefined })), activeDeadlineSeconds: undefined, tolerations: undefined });
       return strip(o) === strip(old) ? [] : [{ type: 'FieldValueForbidden', field: 'spec', message: 'Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)' }];

@@ -62,6 +62,13 @@ test('env names, pull policy and mounts of a volume the pod does not have', asyn
   ]);
 });
 
+test('restart and DNS policies are among kube-apiserver\'s values', async () => {
+  assert.deepEqual(await causes(pod('p4', {}, { restartPolicy: 'Sometimes', dnsPolicy: 'Google' })), [
+    ['spec.restartPolicy', 'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"'],
+    ['spec.dnsPolicy', 'Unsupported value: "Google": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"'],
+  ]);
+});
+
 test('a deployment\'s template containers are validated the same way, under the template\'s path', async () => {
   const labels = { app: 'v' };
   const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 0 }] }] } } } };
