@@ -37,9 +37,11 @@ function checkNamespace(ctx: RequestContext, obj: KObject): void {
 
 /**
  * Checks a decoded object against the resource: type meta, namespace, unknown and duplicate
- * fields per `fieldValidation` (pruning unknown ones), field types and required fields.
+ * fields per `fieldValidation` (pruning unknown ones), field types and required fields. A built-in
+ * kind's null list items and map values become Go's zero values (checkSchema's goNulls), except in
+ * an applied configuration (`applied`), which kube-apiserver reads untyped: there null removes.
  */
-export function checkObject(ctx: RequestContext, decoded: DecodedBody): KObject {
+export function checkObject(ctx: RequestContext, decoded: DecodedBody, applied = false): KObject {
   const value = decoded.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a JSON or YAML object');
   const obj = value as Record<string, unknown>;
@@ -50,7 +52,7 @@ export function checkObject(ctx: RequestContext, decoded: DecodedBody): KObject 
   checkNamespace(ctx, kobj);
   const mode = fieldValidationOf(ctx.query);
   const schema = objectSchema(ctx.served.decl);
-  const result = checkSchema(kobj, schema, mode !== 'Strict', ctx.served.decl.kind);
+  const result = checkSchema(kobj, schema, mode !== 'Strict', ctx.served.decl.kind, ctx.served.decl.custom !== true && !applied);
   // A built-in kind decodes into Go types: a value they cannot hold is a decode error (400), as
   // kube-apiserver's typed decoder answers, before any field validation.
   const [decodeError] = result.decodeErrors;

@@ -80,7 +80,7 @@ async function readApplied(ctx: RequestContext): Promise<KObject> {
   if (typeof meta === 'object' && meta !== null && 'managedFields' in meta && (meta as { managedFields?: unknown }).managedFields != null) {
     throw badRequest('metadata.managedFields must be nil');
   }
-  const applied = checkObject(ctx, decoded);
+  const applied = checkObject(ctx, decoded, true);
   const name = ctx.info.name ?? '';
   const bodyName = applied.metadata.name;
   if (bodyName === undefined || bodyName === '') applied.metadata.name = name;

@@ -1,5 +1,6 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { forbidden, notSupported, required, type FieldError } from '../schema/field-errors.ts';
+import { forbidden, immutable, notSupported, required, type FieldError } from '../schema/field-errors.ts';
+import { stableStringify } from '../generic/stable-json.ts';
 import { humanDuration, text } from '../schema/printers.ts';
 import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
@@ -16,6 +17,35 @@ function validate(o: KObject): FieldError[] {
   if (type !== 'Normal' && type !== 'Warning') errors.push(notSupported('type', type, ['Normal', 'Warning']));
   for (const f of deprecatedFields) if (o[f] !== undefined && o[f] !== null) errors.push(forbidden(f, 'deprecated field must not be set for new events'));
   return errors;
+}
+
+// kube-apiserver 1.28's ValidateEventUpdate for an events.k8s.io/v1 request: none of these may
+// change (named as the internal type names them); an Event's other rules are for its creation
+// only, so an Event written through core/v1 (deprecated fields set, no eventTime) can be updated.
+const immutableFields: ReadonlyArray<readonly [field: string, named: string]> = [
+  ['regarding', 'involvedObject'],
+  ['reason', 'reason'],
+  ['note', 'message'],
+  ['deprecatedSource', 'source'],
+  ['deprecatedFirstTimestamp', 'firstTimestamp'],
+  ['deprecatedLastTimestamp', 'lastTimestamp'],
+  ['deprecatedCount', 'count'],
+  ['type', 'type'],
+  ['eventTime', 'eventTime'],
+  ['action', 'action'],
+  ['related', 'related'],
+  ['reportingController', 'reportingController'],
+  ['reportingInstance', 'reportingInstance'],
+];
+
+/** A field's value as Go compares it: absent, null, "", 0 and {} are all the zero value. */
+function goValue(v: unknown): string {
+  const zero = v === undefined || v === null || v === '' || v === 0 || (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0);
+  return zero ? '' : stableStringify(v);
+}
+
+function validateUpdate(o: KObject, old: KObject): FieldError[] {
+  return immutableFields.filter(([f]) => goValue(o[f]) !== goValue(old[f])).map(([f, named]) => immutable(named, o[f] ?? null));
 }
 
 /** Events (events.<domain>/v1): the structured event API over the core/v1 Events; the four reporting fields are required. */
@@ -55,7 +85,7 @@ export const eventsV1: ResourceDeclaration = {
     source: (o) => text(o, 'deprecatedSource.component') || text(o, 'reportingController'),
     type: textLabel('type'),
   },
-  strategy: { validate },
+  strategy: { validateCreate: validate, validateUpdate },
   // One Event store: kept in the core/v1 collection, as kube-apiserver keeps them.
   storedAs: { decl: events, toStored: eventToCore, fromStored: eventFromCore },
 };

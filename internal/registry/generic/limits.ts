@@ -3,6 +3,15 @@
 /** Stored objects larger than this are rejected (the request limit is 3 MiB, HTTP layer). */
 export const objectBytesMax = 1.5 * 1024 * 1024;
 
+/** Most operations one JSON patch may have (kube-apiserver's maxJSONPatchOperations): more is a 413. */
+export const jsonPatchOperationsMax = 10_000;
+
+/**
+ * What the `copy` operations of one JSON patch may add in all, in bytes of JSON (kube-apiserver's
+ * JSONPatchMaxCopyBytes): copies of copies grow the object exponentially in the patch's length.
+ */
+export const jsonPatchCopyBytesMax = 3 * 1024 * 1024;
+
 /** How often a patch without a resourceVersion is retried after losing a write race. */
 export const patchRetriesMax = 16;
 

@@ -2,7 +2,7 @@
  * managedFields bookkeeping of the registry's writes: the patch layer's field ownership, driven by
  * the declared schema, applied to non-apply writes.
  */
-import { FieldSet, recordUpdate } from '../../patch/index.ts';
+import { FieldSet, PatchError, recordUpdate } from '../../patch/index.ts';
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { objectPatchSchema } from '../schema/patch-schema.ts';
 
@@ -50,20 +50,28 @@ export interface FieldsWriter {
 /**
  * Sets `obj.metadata.managedFields` after a non-apply write (operation Update) of `obj` over
  * `old` (null for a create): SSA rules 3 and 7 as the patch layer implements them. Removes the
- * field when no entry remains.
+ * field when no entry remains, and when the patch layer cannot walk the object (a list-map item
+ * without its key, nesting past its limit): an Update never fails because of ownership (rule 3),
+ * and kube-apiserver 1.28's FieldManager.UpdateNoErrors clears managedFields then.
  */
 export function recordWriteFields(obj: KObject, old: KObject | null, decl: ResourceDeclaration, writer: FieldsWriter): void {
   const ignored = resetFields(decl, writer.subresource);
-  const entries = recordUpdate({
-    oldObject: old === null ? null : withoutEmptyMetadata(old),
-    newObject: withoutEmptyMetadata(obj),
-    manager: writer.fieldManager,
-    apiVersion: writer.apiVersion,
-    schema: objectPatchSchema(decl),
-    now: writer.time,
-    ...(writer.subresource ? { subresource: writer.subresource } : {}),
-    ...(ignored ? { ignored } : {}),
-  });
+  let entries: unknown[];
+  try {
+    entries = recordUpdate({
+      oldObject: old === null ? null : withoutEmptyMetadata(old),
+      newObject: withoutEmptyMetadata(obj),
+      manager: writer.fieldManager,
+      apiVersion: writer.apiVersion,
+      schema: objectPatchSchema(decl),
+      now: writer.time,
+      ...(writer.subresource ? { subresource: writer.subresource } : {}),
+      ...(ignored ? { ignored } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof PatchError)) throw err;
+    entries = [];
+  }
   if (entries.length === 0) delete obj.metadata.managedFields;
   else obj.metadata.managedFields = entries;
 }

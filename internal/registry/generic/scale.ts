@@ -1,5 +1,5 @@
 import type { KObject } from '../schema/declaration.ts';
-import { invalid } from '../errors/status-error.ts';
+import { badRequest, invalid } from '../errors/status-error.ts';
 import { field, selectorString } from '../schema/printers.ts';
 import type { GenericStore, WriteOptions, WriteResult } from './store.ts';
 
@@ -18,8 +18,14 @@ export function scaleOf(obj: KObject): KObject {
   };
 }
 
+/** Scale.spec.replicas is an int32: what it cannot hold is the decode error (400) kube-apiserver answers, never written to the workload. */
+const replicasMax = 2 ** 31 - 1;
+
 function desiredReplicas(scale: KObject): number {
   const replicas = field(scale, 'spec.replicas');
+  if (typeof replicas === 'number' && Number.isInteger(replicas) && (replicas > replicasMax || replicas < -replicasMax - 1)) {
+    throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number ${String(replicas)} into Go struct field ScaleSpec.spec.replicas of type int32`);
+  }
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     const message = `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`;
     throw invalid('Scale', 'autoscaling', scale.metadata?.name ?? '', [{ reason: 'FieldValueInvalid', message, field: 'spec.replicas' }]);

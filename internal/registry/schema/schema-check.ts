@@ -98,7 +98,35 @@ function formatError(schema: FieldSchema, value: unknown, place: Place): string 
   }
 }
 
-function walk(value: unknown, schema: FieldSchema, place: Place, prune: boolean, out: SchemaCheckResult): void {
+/**
+ * What Go's decoder leaves in a list item or map value sent as null: its type's zero value (an
+ * empty struct, "", 0, false); null where that zero value is nil (a slice, []byte, interface{}).
+ */
+function goZeroValue(schema: FieldSchema): unknown {
+  switch (schema.type) {
+    case 'object':
+      return schema.properties === undefined ? null : {};
+    case 'string':
+      if (schema.format === 'byte') return null;
+      return schema.format === 'quantity' ? '0' : '';
+    case 'integer':
+    case 'number':
+    case 'int-or-string':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
+}
+
+/** Replaces a null list item or map value by what Go's decoder makes of it (see goZeroValue). */
+function zeroNull(container: unknown[] | Record<string, unknown>, key: number | string, schema: FieldSchema): void {
+  const values = container as Record<number | string, unknown>;
+  if (values[key] === null) values[key] = goZeroValue(schema);
+}
+
+function walk(value: unknown, schema: FieldSchema, place: Place, prune: boolean, out: SchemaCheckResult, goNulls: boolean): void {
   // null is how JSON clients say "unset" for optional fields; Kubernetes accepts it.
   if (value === null || value === undefined) return;
   const { path } = place;
@@ -114,7 +142,8 @@ function walk(value: unknown, schema: FieldSchema, place: Place, prune: boolean,
   if (schema.type === 'array' && schema.items) {
     const items = schema.items;
     (value as unknown[]).forEach((item, i) => {
-      walk(item, items, { path: `${path}[${i}]`, struct, goField: place.goField }, prune, out);
+      if (goNulls) zeroNull(value as unknown[], i, items);
+      walk((value as unknown[])[i], items, { path: `${path}[${i}]`, struct, goField: place.goField }, prune, out, goNulls);
       if (isQuantity(items) && typeof item === 'number') (value as unknown[])[i] = String(item);
     });
     return;
@@ -125,7 +154,8 @@ function walk(value: unknown, schema: FieldSchema, place: Place, prune: boolean,
     const field = schema.properties?.[key];
     const child = field ?? schema.additionalProperties;
     if (child) {
-      walk(record[key], child, { path: join(path, key), struct, goField: field === undefined ? place.goField : join(place.goField, key) }, prune, out);
+      if (goNulls && field === undefined) zeroNull(record, key, child);
+      walk(record[key], child, { path: join(path, key), struct, goField: field === undefined ? place.goField : join(place.goField, key) }, prune, out, goNulls);
       // Stored as the text a Go client writes back (Quantity marshals to a string).
       if (isQuantity(child) && typeof record[key] === 'number') record[key] = String(record[key]);
     } else if (!schema.preserveUnknown) {
@@ -143,10 +173,12 @@ function isQuantity(schema: FieldSchema): boolean {
  * Checks `value` against `schema`: collects unknown fields (removing them when `prune`), fields of
  * the wrong JSON type and values their Go type refuses. Mutates `value` when pruning, and turns a
  * quantity given as a JSON number into its text. `rootStruct` names the Go type of the whole value.
+ * With `goNulls` (a built-in kind, decoded into Go types), a null list item or map value becomes
+ * what Go's decoder makes of it, so validation sees and the store keeps what kube-apiserver would.
  */
-export function checkSchema(value: unknown, schema: FieldSchema, prune: boolean, rootStruct = ''): SchemaCheckResult {
+export function checkSchema(value: unknown, schema: FieldSchema, prune: boolean, rootStruct = '', goNulls = false): SchemaCheckResult {
   const out: SchemaCheckResult = { unknownFields: [], typeErrors: [], decodeErrors: [] };
-  walk(value, schema, { path: '', struct: rootStruct, goField: '' }, prune, out);
+  walk(value, schema, { path: '', struct: rootStruct, goField: '' }, prune, out, goNulls);
   return out;
 }
 

@@ -6,7 +6,6 @@
 import type { FieldSchema } from './field-schema.ts';
 
 const int32Range = [-(2 ** 31), 2 ** 31 - 1] as const;
-const int64Range = [-(2 ** 63), 2 ** 63 - 1] as const;
 
 /** The Go type a schema node decodes into, as Go's decoder names it in its errors. */
 export function goTypeName(s: FieldSchema): string {
@@ -34,24 +33,43 @@ export function goTypeName(s: FieldSchema): string {
   }
 }
 
-/** Whether an integer fits the node's Go type (int32, else int64). */
+/**
+ * Whether an integer fits the node's Go type (int32, else int64). A JSON number is read as a
+ * double: 2^63 - 1 reads as 2^63 and -2^63 stays itself, and both are written back as
+ * ±9223372036854776000, past int64, so an int64 must be strictly inside ±2^63.
+ */
 export function integerInRange(s: FieldSchema, n: number): boolean {
-  const [min, max] = s.format === 'int32' ? int32Range : int64Range;
-  return n >= min && n <= max;
+  if (s.format === 'int32') return n >= int32Range[0] && n <= int32Range[1];
+  return n > -(2 ** 63) && n < 2 ** 63;
 }
 
-// k8s.io/apimachinery/pkg/api/resource: the form a quantity's text must have, and its suffixes.
-const quantityForm = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+// k8s.io/apimachinery/pkg/api/resource: the form a quantity's text must have
+// (^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$), and its suffixes. The form is matched in two
+// steps, the number part taken whole first: as one backtracking regular expression, whose two
+// parts both take digits, it took time quadratic in the text (64,000 digits: 4.6 s).
+const quantityNumberForm = /^[+-]?[0-9.]+/;
+const quantitySuffixForm = /^[eEinumkKMGTP]*[-+]?[0-9]*$/;
 const quantityFormText = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const quantitySuffixes = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei']);
+
+/**
+ * The number and suffix of a quantity's text, as the form's two groups take them (the number as
+ * long as it can be), or undefined when the text does not have the form.
+ */
+function quantityParts(text: string): { number: string; suffix: string } | undefined {
+  const number = quantityNumberForm.exec(text)?.[0];
+  if (number === undefined) return undefined;
+  const suffix = text.slice(number.length);
+  return quantitySuffixForm.test(suffix) ? { number, suffix } : undefined;
+}
 
 /** Why `text` is not a Kubernetes quantity, or undefined when it is. */
 export function quantityError(text: string): string | undefined {
   // Quantity.UnmarshalJSON trims the text before parsing it.
-  const match = quantityForm.exec(text.trim());
-  if (match === null) return quantityFormText;
-  const [, number = '', suffix = ''] = match;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(number)) return 'unable to parse numeric part of quantity';
+  const parts = quantityParts(text.trim());
+  if (parts === undefined) return quantityFormText;
+  const { number, suffix } = parts;
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(number)) return 'unable to parse numeric part of quantity';
   if (quantitySuffixes.has(suffix) || /^[eE][-+]?\d+$/.test(suffix)) return undefined;
   return "unable to parse quantity's suffix";
 }
@@ -59,12 +77,32 @@ export function quantityError(text: string): string | undefined {
 // RFC 3339 as Go's time.Parse(time.RFC3339, ...) takes it: fractional seconds allowed, a zone required.
 const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Why `text` is not an RFC 3339 time (metav1.Time, metav1.MicroTime), or undefined when it is. */
+/** The days of `month` (1-12) in `year`, leap years counted as Go's time package counts them. */
+function daysIn(month: number, year: number): number {
+  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}
+
+/**
+ * Why `text` is not an RFC 3339 time (metav1.Time, metav1.MicroTime), or undefined when it is: a
+ * value out of its range is refused in Go's words, the day by its month (February 30 is no time a
+ * Go or Python client can decode), a zone offset past 24 hours or 60 minutes as Go refuses it.
+ */
 export function timeError(text: string): string | undefined {
   const m = rfc3339.exec(text);
-  const [month, day, hour, minute, second] = m === null ? [] : [m[2], m[3], m[4], m[5], m[6]].map(Number);
-  const valid = m !== null && month !== undefined && month >= 1 && month <= 12 && day !== undefined && day >= 1 && day <= 31 && (hour ?? 99) < 24 && (minute ?? 99) < 60 && (second ?? 99) < 60;
-  return valid ? undefined : `parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(text)} as "2006"`;
+  if (m === null) return `parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(text)} as "2006"`;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number);
+  const [zoneHour = 0, zoneMinute = 0] = m[8] === 'Z' ? [] : (m[8] ?? '').slice(1).split(':').map(Number);
+  const outOfRange =
+    month < 1 || month > 12 ? 'month'
+    : hour >= 24 ? 'hour'
+    : minute >= 60 ? 'minute'
+    : second >= 60 ? 'second'
+    : zoneHour > 24 ? 'time zone offset hour'
+    : zoneMinute > 60 ? 'time zone offset minute'
+    : day < 1 || day > daysIn(month, year) ? 'day'
+    : undefined;
+  return outOfRange === undefined ? undefined : `parsing time ${JSON.stringify(text)}: ${outOfRange} out of range`;
 }
 
 /** Why `text` is not standard padded base64 (Go's []byte), or undefined when it is. */
@@ -89,7 +127,7 @@ const binarySuffixes: Readonly<Record<string, number>> = { Ki: 2 ** 10, Mi: 2 **
 export function quantityValue(text: string | number): number | undefined {
   if (typeof text === 'number') return text;
   if (quantityError(text) !== undefined) return undefined;
-  const [, number = '', suffix = ''] = quantityForm.exec(text.trim()) ?? [];
+  const { number = '', suffix = '' } = quantityParts(text.trim()) ?? {};
   const scale = decimalSuffixes[suffix] ?? binarySuffixes[suffix] ?? (/^[eE][-+]?\d+$/.test(suffix) ? 10 ** Number(suffix.slice(1)) : undefined);
   return scale === undefined ? undefined : Number(number) * scale;
 }
