@@ -31,6 +31,12 @@ export const watchTimeoutSecondsMax = 30 * 60;
 /** Longest `timeoutSeconds` a watch may ask for, and the default when it asks for none. */
 export const watchTimeoutSecondsDefault = 30 * 60;
 
+/**
+ * How long before its deadline a watch that allows bookmarks gets one, as kube-apiserver's watch
+ * cache sends it: the client then resumes from there instead of listing again.
+ */
+export const watchDeadlineBookmarkLeadMs = 2000;
+
 /** Responses at least this large are gzipped when the client accepts it. */
 export const gzipBytesMin = 128;
 
@@ -57,3 +63,10 @@ export const bootstrapRetryMs = 1000;
 
 /** How long start waits for the bootstrap namespaces before returning anyway. */
 export const bootstrapWaitMs = 2000;
+
+/**
+ * Deepest nesting of objects and arrays a JSON body may have (400 past it): kube-apiserver's Go
+ * decoder stops at 10,000; orch's walks over an object (schema, field manager, patches) recurse,
+ * and a free-form field (a ControllerRevision's data) nested 2,000 deep overflowed them.
+ */
+export const bodyNestingDepthMax = 1000;

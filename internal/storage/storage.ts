@@ -92,6 +92,12 @@ export interface WatchOptions {
 export interface Watcher extends AsyncIterable<WatchEvent> {
   stop(): void;
   /**
+   * Queues a `progress` event at the revision covered so far, after the events already queued (etcd's
+   * RequestProgress): a consumer that reaches it has had every matching change up to that revision.
+   * Does nothing once the watch is over.
+   */
+  requestProgress(): void;
+  /**
    * Settles (never rejects) once the watch is over: with the error the store closed it with, or null
    * after `stop()`. A consumer that has not iterated for a while learns this way that the store gave up.
    */

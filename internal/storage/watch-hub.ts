@@ -130,6 +130,12 @@ class HubWatcher implements Watcher {
     this.close(null);
   }
 
+  requestProgress(): void {
+    if (this.mode === 'done') return;
+    // Every matching change at or below coveredRevision is queued already (replay and live alike).
+    this.enqueue({ type: 'progress', revision: revision(this.coveredRevision) });
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
     return {
       next: () => this.next(),

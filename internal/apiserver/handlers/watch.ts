@@ -1,7 +1,7 @@
 import { startWatch, type ApiWatchEvent } from '../../registry/generic/watch.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
-import { watchTimeoutSecondsDefault, watchTimeoutSecondsMax } from '../limits.ts';
+import { watchDeadlineBookmarkLeadMs, watchTimeoutSecondsDefault, watchTimeoutSecondsMax } from '../limits.ts';
 import type { RequestContext } from './request-context.ts';
 import { listOptionsOf } from './request-options.ts';
 import { WatchWriter } from './watch-writer.ts';
@@ -43,7 +43,8 @@ function encodedLine(ev: ApiWatchEvent): Buffer {
 
 /**
  * A watch: a chunked stream of `{type, object}` JSON documents, one per line, until the client
- * leaves, `timeoutSeconds` passes or the store ends the watch (an ERROR event).
+ * leaves, `timeoutSeconds` passes or the store ends the watch (an ERROR event). A watch that allows
+ * bookmarks gets one shortly before its deadline, as from kube-apiserver.
  *
  * Nothing is written while the connection holds data the client has not taken (WatchWriter): the
  * store queues the events meanwhile, within its per-watcher bound, and gives up on a watcher that
@@ -64,7 +65,9 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
     allowWatchBookmarks,
     ...(sendInitialEvents === undefined ? {} : { sendInitialEvents }),
   });
-  const timer = setTimeout(() => watch.stop(), watchTimeoutMs(timeoutSeconds));
+  const timeoutMs = watchTimeoutMs(timeoutSeconds);
+  const timer = setTimeout(() => watch.stop(), timeoutMs);
+  const bookmarkTimer = setTimeout(() => watch.requestBookmark(), Math.max(0, timeoutMs - watchDeadlineBookmarkLeadMs));
   void ctx.closed.then(() => watch.stop());
   const raw = ctx.out.raw;
   // Not ctx.closed: a shutdown stops the watch, which then ends normally once what is under way is out.
@@ -81,6 +84,7 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
     }
   } finally {
     clearTimeout(timer);
+    clearTimeout(bookmarkTimer);
     watch.stop();
     if (dropped) raw.destroy();
     else raw.end();

@@ -1,13 +1,9 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { required, type FieldError } from '../schema/field-errors.ts';
-import { humanDuration, text } from '../schema/printers.ts';
+import { text } from '../schema/printers.ts';
 import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
-
-function lastSeen(o: KObject, now: Date): string {
-  const t = text(o, 'lastTimestamp') || text(o, 'eventTime') || (o.metadata.creationTimestamp ?? '');
-  return t === '' ? '<unknown>' : humanDuration(now.getTime() - Date.parse(t));
-}
+import { eventColumns } from './event-columns.ts';
 
 function validateEvent(o: KObject): FieldError[] {
   return text(o, 'involvedObject.kind') === '' && text(o, 'involvedObject.name') === '' ? [required('involvedObject')] : [];
@@ -25,13 +21,7 @@ export const events: ResourceDeclaration = {
   nameRule: 'subdomain',
   description: 'Event is a report of an event somewhere in the cluster.',
   fields: builtinFields('io.k8s.api.core.v1.Event'),
-  printerColumns: [
-    { name: 'Last Seen', type: 'string', cell: lastSeen },
-    { name: 'Type', type: 'string', cell: (o) => text(o, 'type') },
-    { name: 'Reason', type: 'string', cell: (o) => text(o, 'reason') },
-    { name: 'Object', type: 'string', cell: (o) => `${text(o, 'involvedObject.kind').toLowerCase()}/${text(o, 'involvedObject.name')}` },
-    { name: 'Message', type: 'string', cell: (o) => text(o, 'message') },
-  ],
+  printerColumns: eventColumns,
   // kube-apiserver 1.28: AddFieldLabelConversionsForEvent (pkg/apis/core/v1/conversion.go) and the
   // field set of pkg/registry/core/event/strategy.go.
   fieldSelectors: {

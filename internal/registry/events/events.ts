@@ -1,11 +1,21 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { forbidden, immutable, notSupported, required, type FieldError } from '../schema/field-errors.ts';
 import { stableStringify } from '../generic/stable-json.ts';
-import { humanDuration, text } from '../schema/printers.ts';
+import { text } from '../schema/printers.ts';
 import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
 import { events } from '../core/events.ts';
+import { eventColumns } from '../core/event-columns.ts';
 import { eventFromCore, eventToCore } from './event-conversion.ts';
+
+// Each row's cells read the same object: it is converted once, not once per column.
+const coreForms = new WeakMap<KObject, KObject>();
+
+function coreForm(event: KObject): KObject {
+  let core = coreForms.get(event);
+  if (core === undefined) coreForms.set(event, (core = eventToCore(event)));
+  return core;
+}
 
 const deprecatedFields = ['deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp', 'deprecatedCount'];
 
@@ -61,13 +71,8 @@ export const eventsV1: ResourceDeclaration = {
   nameRule: 'subdomain',
   description: 'Event is a report of an event somewhere in the cluster.',
   fields: builtinFields('io.k8s.api.events.v1.Event'),
-  printerColumns: [
-    { name: 'Last Seen', type: 'string', cell: (o, now) => humanDuration(now.getTime() - Date.parse(text(o, 'series.lastObservedTime') || text(o, 'eventTime') || (o.metadata.creationTimestamp ?? ''))) },
-    { name: 'Type', type: 'string', cell: (o) => text(o, 'type') },
-    { name: 'Reason', type: 'string', cell: (o) => text(o, 'reason') },
-    { name: 'Object', type: 'string', cell: (o) => `${text(o, 'regarding.kind').toLowerCase()}/${text(o, 'regarding.name')}` },
-    { name: 'Message', type: 'string', cell: (o) => text(o, 'note') },
-  ],
+  // kube-apiserver serves both versions from one store with one table: the core/v1 Event's.
+  printerColumns: eventColumns.map((column) => ({ ...column, cell: (o: KObject, now: Date) => column.cell(coreForm(o), now) })),
   // kube-apiserver 1.28: AddFieldLabelConversionsForEvent of pkg/apis/events/v1/conversion.go maps
   // these names onto the core/v1 field set (pkg/registry/core/event/strategy.go); read here from the
   // events.k8s.io object: regarding is involvedObject, deprecatedSource is source.

@@ -34,6 +34,8 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 export interface ApiWatch {
   readonly events: AsyncIterable<ApiWatchEvent>;
   stop(): void;
+  /** Asks for a BOOKMARK at the revision delivered so far, after what is queued; none unless the watch allows bookmarks. */
+  requestBookmark(): void;
   /**
    * Settles when the store closes the watch (it fell too far behind, its history went away), whether
    * or not `events` is being read; never after `stop()`.
@@ -110,7 +112,7 @@ function tooOldWatch(store: GenericStore, after: Revision): ApiWatch {
   async function* events(): AsyncGenerator<ApiWatchEvent> {
     yield { type: 'ERROR', object: { ...status } };
   }
-  return { events: events(), stop: () => undefined, givenUp: Promise.resolve() };
+  return { events: events(), stop: () => undefined, requestBookmark: () => undefined, givenUp: Promise.resolve() };
 }
 
 /**
@@ -158,5 +160,8 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
     }
   }
   const givenUp = watcher.ended.then((error) => (error === null ? new Promise<void>(() => undefined) : undefined));
-  return { events: events(), stop: () => watcher.stop(), givenUp };
+  const requestBookmark = () => {
+    if (bookmarks) watcher.requestProgress();
+  };
+  return { events: events(), stop: () => watcher.stop(), requestBookmark, givenUp };
 }

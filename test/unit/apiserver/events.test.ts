@@ -88,3 +88,21 @@ test('deleting through one API removes the Event from both', async () => {
   assert.equal((await s.client.call('DELETE', `${corePath}/e1`)).status, 200);
   assert.equal((await s.client.call('GET', `${eventsPath}/e1`)).status, 404);
 });
+
+test('both APIs print an Event in kube-apiserver\'s one table: Last Seen from the last timestamp, else the first, else eventTime', async () => {
+  assert.equal((await s.client.call('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'printed' } } })).status, 201);
+  const old = { firstTimestamp: '2020-01-01T00:00:00Z', lastTimestamp: '2021-01-01T00:00:00Z' };
+  assert.equal((await s.client.call('POST', '/api/v1/namespaces/printed/events', { body: { ...legacy('a-core'), ...old } })).status, 201);
+  assert.equal((await s.client.call('POST', '/apis/events.k8s.io/v1/namespaces/printed/events', { body: { ...structured('b-structured'), eventTime: '2019-01-01T00:00:00.000000Z' } })).status, 201);
+  const table = async (path: string) => (await s.client.call('GET', `${path}?includeObject=None`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } })).json as { columnDefinitions: { name: string; priority: number }[]; rows: { cells: unknown[] }[] };
+  const core = await table('/api/v1/namespaces/printed/events');
+  const structuredTable = await table('/apis/events.k8s.io/v1/namespaces/printed/events');
+  assert.deepEqual(structuredTable, core);
+  assert.deepEqual(core.columnDefinitions.map((c) => `${c.name}/${c.priority}`), ['Last Seen/0', 'Type/0', 'Reason/0', 'Object/0', 'Subobject/1', 'Source/1', 'Message/0', 'First Seen/1', 'Count/1', 'Name/1']);
+  const sinceYear = (year: number) => `${Math.floor((Date.now() - Date.UTC(year, 0, 1)) / 86_400_000 / 365)}y`;
+  const [coreRow, structuredRow] = core.rows.map((r) => r.cells);
+  assert.deepEqual(coreRow?.slice(1), ['Normal', 'Pulled', 'pod/p2', '', 'kubelet, n1', 'pulled the image', coreRow?.[7], 3, 'a-core']);
+  assert.ok(String(coreRow?.[0]).startsWith(sinceYear(2021)) && String(coreRow?.[7]).startsWith(sinceYear(2020)), JSON.stringify(coreRow));
+  assert.deepEqual(structuredRow?.slice(1), ['Normal', 'Created', 'pod/p1', '', 'example.com/ctl, ctl-1', 'made it', structuredRow?.[0], 1, 'b-structured']);
+  assert.ok(String(structuredRow?.[0]).startsWith(sinceYear(2019)), JSON.stringify(structuredRow));
+});

@@ -99,7 +99,13 @@ export class FakeStorage implements Storage {
       }
     }
     const it = iterate();
-    return { stop, ended, [Symbol.asyncIterator]: () => it };
+    // The listener queues every change as it commits, so the queue covers this.rev.
+    const requestProgress = () => {
+      if (stopped) return;
+      queue.push({ type: 'progress', revision: revision(this.rev) });
+      wake?.();
+    };
+    return { stop, ended, requestProgress, [Symbol.asyncIterator]: () => it };
   }
 
   async currentRevision(): Promise<Revision> {

@@ -70,6 +70,25 @@ test('watch from a resourceVersion sends only later changes and ends after timeo
   }
 });
 
+test('a watch that allows bookmarks gets one at the revision it reached, about 2 s before timeoutSeconds ends it', async () => {
+  const first = (await s.client.call('POST', cmPath, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'deadline' } } })).json as Event['object'];
+  const openedMs = Date.now();
+  const w = await openWatch(`resourceVersion=${first.metadata.resourceVersion}&timeoutSeconds=3&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnone`);
+  const plain = await openWatch(`resourceVersion=${first.metadata.resourceVersion}&timeoutSeconds=3&fieldSelector=metadata.name%3Dnone`);
+  try {
+    const [bookmark, ...rest] = await w.next(5);
+    const elapsedMs = Date.now() - openedMs;
+    assert.equal(bookmark?.type, 'BOOKMARK');
+    assert.ok(Number(bookmark?.object.metadata.resourceVersion) >= Number(first.metadata.resourceVersion), JSON.stringify(bookmark));
+    assert.ok(elapsedMs >= 800, `the bookmark came ${elapsedMs} ms after the watch began, ahead of its deadline`);
+    assert.deepEqual(rest, [], 'the stream ends after the timeout');
+    assert.deepEqual(await plain.next(5), [], 'no bookmark unless allowWatchBookmarks');
+  } finally {
+    w.close();
+    plain.close();
+  }
+});
+
 test('a watch asked for Tables sends one-row Tables, with column definitions in the first event only', async () => {
   await s.client.call('POST', cmPath, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 't0', labels: { t: '1' } } } });
   const w = await openWatch('labelSelector=t', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });

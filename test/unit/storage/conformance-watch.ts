@@ -147,6 +147,26 @@ export function runWatchTests(makeStorage: MakeStorage): void {
       }
     }));
 
+  it('a requested progress event comes after the changes queued before it, at the revision they reach', () =>
+    withStorage(makeStorage, {}, async (s) => {
+      const start = await s.currentRevision();
+      const watcher = s.watch({ prefix: '/asked/', afterRevision: start });
+      try {
+        const a = await s.create('/asked/a', bytes('1'));
+        const other = await s.create('/elsewhere', bytes('x'));
+        await collect(watcher, (got) => got.length >= 1);
+        watcher.requestProgress();
+        const [progress] = await collect(watcher, (got) => got.length >= 1);
+        assert.ok(progress?.type === 'progress', 'a progress event');
+        assert.ok(eventRevision(progress) >= a.modRevision && eventRevision(progress) <= other.modRevision, describeEvent(progress));
+        watcher.stop();
+        watcher.requestProgress();
+        assert.deepEqual(await collect(watcher, () => false), [], 'nothing after stop');
+      } finally {
+        watcher.stop();
+      }
+    }));
+
   it('stop ends iteration normally and a watch of one key sees only that key', () =>
     withStorage(makeStorage, {}, async (s) => {
       const watcher = s.watch({ prefix: '/k', afterRevision: await s.currentRevision() });

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import type { ClusterFixture } from './cluster-fixture.ts';
+
+/** The kubectl the end-to-end tests run, as a user of the machine would. */
+export const kubectlPath = '/usr/bin/kubectl';
+
+/** What one kubectl run gave. */
+export interface KubectlResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs kubectl against replica `replica` (0-based, taken modulo the replica count). */
+export type KubectlOn = (replica: number, args: readonly string[], input?: string) => Promise<KubectlResult>;
+
+/**
+ * A kubectl runner for the fixture's cluster: each call names the replica it goes through (its
+ * context in the fixture's kubeconfig). Never throws for a non-zero exit; a run is killed after 60 s.
+ */
+export function kubectlOn(fixture: ClusterFixture): KubectlOn {
+  const replicas = fixture.cluster.replicas;
+  return (replica, args, input) => new Promise((resolve) => {
+    const context = replicas[replica % replicas.length]?.spec.name;
+    assert.ok(context !== undefined, 'the fixture has replicas');
+    const child = execFile(kubectlPath, ['--kubeconfig', fixture.cluster.kubeconfigPath, '--context', context, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr: error !== null && stderr === '' ? error.message : stderr });
+    });
+    child.stdin?.end(input ?? '');
+  });
+}
+
+/** The stdout of a run that must have succeeded; the assertion names the command and its stderr. */
+export function succeeded(result: KubectlResult, what: string): string {
+  assert.equal(result.code, 0, `kubectl ${what} failed: ${result.stderr}`);
+  return result.stdout;
+}
