@@ -1,7 +1,10 @@
 // API level against the 3-replica orch cluster: create, update, get and list N ConfigMaps, with
-// the replicas' peak memory over those phases.
+// the replicas' peak memory over those phases; then create N realistic Pods at the same
+// concurrency, so that a Pod's per-request cost (schema walk, defaults, validation) shows next to
+// a ConfigMap's.
 import { runClosedLoop, type LoadResult } from './load.ts';
 import { configMap, resourceVersionOf } from './orch-client.ts';
+import { benchPod } from './pod-body.ts';
 import { ensureNamespace, peakMemoryMiB, pickClient, resetPeakMemory, type OrchTarget } from './orch-target.ts';
 import { percentile } from './stats.ts';
 
@@ -11,6 +14,8 @@ export interface ApiPoint {
   readonly create: LoadResult;
   readonly update: LoadResult;
   readonly get: LoadResult;
+  /** `count` Pod creates (benchPod) at the same concurrency, after the ConfigMap phases and the memory reading. */
+  readonly podCreate: LoadResult;
   /** p50 of one full (unpaginated) list, taken once from each replica. */
   readonly listMs: number;
   readonly listedItems: number;
@@ -63,5 +68,9 @@ async function runApiPoint(target: OrchTarget, count: number, options: ApiBenchO
     listTimes.push(performance.now() - t0);
     listedItems = list.items?.length ?? 0;
   }
-  return { count, create, update, get, listMs: percentile(listTimes, 50), listedItems, peakMemoryMiB: peakMemoryMiB(target), peakReset };
+  const peak = peakMemoryMiB(target);
+  const podCreate = await runClosedLoop({ ...loop, op: async (seq) => {
+    await pickClient(target, seq).call('POST', `/api/v1/namespaces/${namespace}/pods`, benchPod(`p-${seq}`), [201]);
+  } });
+  return { count, create, update, get, podCreate, listMs: percentile(listTimes, 50), listedItems, peakMemoryMiB: peak, peakReset };
 }

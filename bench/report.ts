@@ -78,10 +78,14 @@ function serverRows(section: string, c: number, server: ServerTimings, commitMs:
   ];
 }
 
-/** API rows per object count: seconds for each phase, one list's time, and peak memory. */
+/** The row of `count` Pod creates, next to the ConfigMap creates of the same count and concurrency. */
+const podCreateRow = (count: number): string => `create ${count} pods (3 containers each)`;
+
+/** API rows per object count: seconds for each phase (Pod creates after ConfigMap creates), one list's time, and peak memory. */
 export function apiRows(points: readonly ApiPoint[]): BenchRow[] {
   return points.flatMap((p) => [
     makeRow({ section: 'api', name: `create ${p.count} configmaps`, unit: 's', orch: p.create.elapsedMs / 1000 }),
+    makeRow({ section: 'api', name: podCreateRow(p.count), unit: 's', orch: p.podCreate.elapsedMs / 1000 }),
     makeRow({ section: 'api', name: `update ${p.count} configmaps`, unit: 's', orch: p.update.elapsedMs / 1000 }),
     makeRow({ section: 'api', name: `get ${p.count} configmaps`, unit: 's', orch: p.get.elapsedMs / 1000 }),
     makeRow({ section: 'api', name: `list of ${p.count} (one request)`, unit: 'ms', orch: p.listMs }),
@@ -106,13 +110,14 @@ export function failoverRows(result: FailoverResult): BenchRow[] {
 export function pointWarnings(label: string, points: readonly StorePoint[] | readonly ApiPoint[]): string[] {
   const warnings: string[] = [];
   for (const p of points) {
-    const loads = 'concurrency' in p ? { write: p.write, read: p.read } : { create: p.create, update: p.update, get: p.get };
+    const loads = 'concurrency' in p ? { write: p.write, read: p.read } : { create: p.create, update: p.update, get: p.get, 'pod create': p.podCreate };
     const at = 'concurrency' in p ? `c=${p.concurrency}` : `n=${p.count}`;
     for (const [name, load] of Object.entries(loads)) {
       if (load.errors > 0) warnings.push(`${label} ${name} ${at}: ${load.errors} errors (first: ${load.firstError ?? '?'})`);
     }
     if ('server' in p && p.server !== undefined && p.server.dropped > 0) warnings.push(`${label} ${at}: the replicas dropped ${p.server.dropped} timing samples; their rows cover the start of the point`);
     if ('count' in p && p.create.ops < p.count) warnings.push(`${label} n=${p.count}: only ${p.create.ops} creates finished in time`);
+    if ('count' in p && p.podCreate.ops < p.count) warnings.push(`${label} n=${p.count}: only ${p.podCreate.ops} pod creates finished in time`);
   }
   return warnings;
 }
@@ -163,5 +168,19 @@ export function targetLines(rows: readonly BenchRow[]): string[] {
   const commit = rows.find((r) => r.section === storeLabels.section && r.name === commitP50Row(1));
   if (commit !== undefined) lines.push(`info: single-writer commit p50 (leader's own proposals, propose to commit) = ${formatNumber(ratio(commit.orch, commit.limit))}x (fsync + RTT)`);
   const sharedDisk = sharedDiskLine(rows, store.p50);
-  return sharedDisk === null ? lines : [...lines, sharedDisk];
+  return [...lines, ...(sharedDisk === null ? [] : [sharedDisk]), ...podCostLines(rows)];
+}
+
+/**
+ * A Pod create's cost against a ConfigMap create's, per object count: both rows are the same
+ * number of creates at the same concurrency, so their time ratio is the per-request cost ratio.
+ * Neither has a reference (etcd stores no Pods): the ConfigMap row is the Pod row's yardstick.
+ */
+function podCostLines(rows: readonly BenchRow[]): string[] {
+  return rows.flatMap((pods) => {
+    const count = /^create (\d+) pods /.exec(pods.name)?.[1];
+    const configMaps = rows.find((r) => r.section === 'api' && r.name === `create ${count ?? ''} configmaps`);
+    if (count === undefined || configMaps === undefined) return [];
+    return [`info: create ${count} pods (3 containers each) took ${formatNumber(ratio(pods.orch, configMaps.orch))}x the time of ${count} ConfigMap creates (same concurrency)`];
+  });
 }

@@ -86,7 +86,8 @@ function finish(reason: string): never {
     '  etcd\'s v3 JSON gateway (put, range); etcd = 3 members (peer mTLS, as kubeadm runs them) through that gateway. Same client,',
     '  same HTTP+JSON cost on both sides.',
     'api: orch = 3 replicas through the full HTTPS Kubernetes API. There is no API-level reference: the ConfigMap rows carry etcd\'s',
-    '  store numbers, so their ratio is orch\'s full API against etcd\'s bare KV.',
+    '  store numbers, so their ratio is orch\'s full API against etcd\'s bare KV. The Pod create rows have no reference either:',
+    '  an info line gives their time against the ConfigMap creates of the same count and concurrency.',
     'ratio = orch / etcd. limit = the machine: fsync+RTT for one commit, a bare HTTP/2 server for requests.',
   ].join('\n');
   const notes = [...targetLines(rows), ...warnings, ...failures.map((f) => `phase "${f.phase}" failed: ${f.error}`)];

@@ -1,8 +1,10 @@
 import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import type { Document, Scalar } from 'yaml';
 import { badRequest, StatusError } from '../registry/errors/status-error.ts';
+import { inexactJsonIntegers, numberYamlIntegers, type InexactIntegers } from './inexact-integers.ts';
 import { findDuplicateKeys } from './json-duplicates.ts';
-import { fieldProblemsNamedMax, requestBodyBytesMax, warningCharsMax } from './limits.ts';
+import { nestsDeeperThan } from './json-depth.ts';
+import { bodyNestingDepthMax, fieldProblemsNamedMax, requestBodyBytesMax, warningCharsMax } from './limits.ts';
 
 /** A readable request body. */
 export interface BodySource extends AsyncIterable<unknown> {
@@ -50,18 +52,24 @@ function tooLarge(): StatusError {
   return new BodyRefusedError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${requestBodyBytesMax}`);
 }
 
-/** A decoded body with the duplicate keys the decoder saw. */
+/** A decoded body with the duplicate keys and the inexact integers the decoder saw. */
 export interface DecodedBody {
   readonly value: unknown;
   /** The first duplicate keys (at most fieldProblemsNamedMax), named. */
   readonly duplicates: readonly string[];
   /** Every duplicate key, named or not. */
   readonly duplicateCount: number;
+  /** Integer literals a double changed, refused where they land in an object (checkObject); none when absent. */
+  readonly inexactIntegers?: InexactIntegers;
 }
 
-/** Decodes JSON, noting duplicate keys; malformed JSON is a 400. */
+/**
+ * Decodes JSON, noting duplicate keys and integers a double changed (inexact-integers.ts);
+ * malformed JSON, or JSON nested past bodyNestingDepthMax, is a 400.
+ */
 export function decodeJson(bytes: Buffer): DecodedBody {
   const text = bytes.toString('utf8');
+  if (nestsDeeperThan(text, bodyNestingDepthMax)) throw badRequest(`error decoding request body: invalid JSON: exceeded max depth (objects and arrays nested more than ${bodyNestingDepthMax} deep)`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -69,7 +77,7 @@ export function decodeJson(bytes: Buffer): DecodedBody {
     throw badRequest(`error decoding request body: invalid JSON: ${(err as Error).message}`);
   }
   const { paths, count } = findDuplicateKeys(text, fieldProblemsNamedMax, warningCharsMax);
-  return { value, duplicates: paths, duplicateCount: count };
+  return { value, duplicates: paths, duplicateCount: count, inexactIntegers: inexactJsonIntegers(text) };
 }
 
 /**
@@ -97,16 +105,18 @@ function findYamlDuplicates(doc: Document, lines: LineCounter): { duplicates: st
   return { duplicates: named.map((key) => `${key.source ?? String(key.value)} (line ${lines.linePos(offset(key)).line})`), count: repeated.length };
 }
 
-/** Decodes YAML 1.1 (as kubectl writes it), noting duplicate keys; malformed YAML is a 400. */
+/** Decodes YAML 1.1 (as kubectl writes it), noting duplicate keys and integers a double changed; malformed YAML is a 400. */
 export function decodeYaml(bytes: Buffer): DecodedBody {
   const text = bytes.toString('utf8');
   const lines = new LineCounter();
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines });
+  // Integers as BigInt, so that one a double changes is seen before it is rounded.
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, intAsBigInt: true });
   const error = doc.errors[0];
   if (error !== undefined) throw badRequest(`error decoding request body: invalid YAML: ${error.message.split('\n')[0] ?? ''}`);
+  const inexactIntegers = numberYamlIntegers(doc);
   const { duplicates, count } = findYamlDuplicates(doc, lines);
   try {
-    return { value: doc.toJS({ maxAliasCount: 100 }), duplicates, duplicateCount: count };
+    return { value: doc.toJS({ maxAliasCount: 100 }), duplicates, duplicateCount: count, inexactIntegers };
   } catch (err) {
     throw badRequest(`error decoding request body: invalid YAML: ${(err as Error).message}`);
   }

@@ -28,11 +28,15 @@ function resourceEntries(r: ServedResource): ApiResourceEntry[] {
     ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
     ...(d.categories?.length ? { categories: d.categories } : {}),
   };
-  const out = [main];
-  if (d.subresources?.status) out.push({ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: subresourceVerbs });
-  if (d.subresources?.finalize) out.push({ name: `${d.plural}/finalize`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['update'] });
-  if (d.subresources?.scale) out.push({ name: `${d.plural}/scale`, singularName: '', namespaced: d.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
-  return out;
+  const subs: ApiResourceEntry[] = [];
+  if (d.subresources?.status) subs.push({ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: subresourceVerbs });
+  if (d.subresources?.finalize) subs.push({ name: `${d.plural}/finalize`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['update'] });
+  if (d.subresources?.scale) subs.push({ name: `${d.plural}/scale`, singularName: '', namespaced: d.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
+  for (const [sub, s] of Object.entries(d.subresources?.more ?? {})) {
+    subs.push({ name: `${d.plural}/${sub}`, singularName: '', namespaced: d.namespaced, ...(s.kindGroupVersion ?? {}), kind: s.kind, verbs: [...s.verbs].sort() });
+  }
+  // kube-apiserver lists a resource's sub-resources by name.
+  return [main, ...subs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))];
 }
 
 const kubeVersion = /^v(\d+)(?:(alpha|beta)(\d+))?$/;

@@ -8,6 +8,7 @@ import { StatusError } from '../registry/errors/status-error.ts';
 import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
 import { ensureKubernetesService } from '../registry/core/service/kubernetes-service.ts';
 import { serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
+import { bootstrapDefaultObjects } from './bootstrap-defaults.ts';
 import type { HealthCheck } from './health.ts';
 import {
   bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
@@ -210,15 +211,15 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   const port = typeof address === 'object' && address !== null ? address.port : opts.listen.port;
   const nsServed = registry.find('', 'v1', 'namespaces');
   const nsStore = nsServed && stores.get(nsServed);
-  if ((opts.bootstrapNamespaces?.length && nsStore) || opts.kubernetesService) {
-    const namespacesDone = opts.bootstrapNamespaces?.length && nsStore ? bootstrap(nsStore, opts.bootstrapNamespaces, () => shuttingDown, log) : Promise.resolve();
-    const advertised = opts.kubernetesService;
-    const done = advertised === undefined ? namespacesDone : namespacesDone.then(() => bootstrapKubernetesService(stores, registry, network, { host: advertised.advertiseHost, port }, () => shuttingDown, log));
-    // Wait a little so a healthy store has its namespaces before the first request; never block start.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, bootstrapWaitMs)))]);
-    clearTimeout(timer);
-  }
+  const namespacesDone = opts.bootstrapNamespaces?.length && nsStore ? bootstrap(nsStore, opts.bootstrapNamespaces, () => shuttingDown, log) : Promise.resolve();
+  const advertised = opts.kubernetesService;
+  const serviceDone = advertised === undefined ? namespacesDone : namespacesDone.then(() => bootstrapKubernetesService(stores, registry, network, { host: advertised.advertiseHost, port }, () => shuttingDown, log));
+  // The default cluster-scoped objects (APF configuration, local APIServices) need no namespace.
+  const done = Promise.all([serviceDone, bootstrapDefaultObjects(stores, registry, () => shuttingDown, log)]);
+  // Wait a little so a healthy store has its namespaces before the first request; never block start.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, bootstrapWaitMs)))]);
+  clearTimeout(timer);
   return {
     port,
     registry,

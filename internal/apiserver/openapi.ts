@@ -116,7 +116,7 @@ function servedPath(registry: ResourceRegistry, path: string): boolean {
   const served = registry.find(at.group, at.version, at.resource);
   if (served === undefined) return false;
   const sub = served.decl.subresources;
-  return at.subresource === '' || (at.subresource === 'status' && sub?.status === true) || (at.subresource === 'scale' && sub?.scale !== undefined) || (at.subresource === 'finalize' && sub?.finalize === true);
+  return at.subresource === '' || (at.subresource === 'status' && sub?.status === true) || (at.subresource === 'scale' && sub?.scale !== undefined) || (at.subresource === 'finalize' && sub?.finalize === true) || sub?.more?.[at.subresource] !== undefined;
 }
 
 /** Every definition name a value refers to (`$ref`), followed through `definitions`, with `roots`. */

@@ -55,7 +55,8 @@ function metricLabels(info: ResourceRequestInfo | null, served: ServedResource |
   const verb = info.verb === 'list' ? 'LIST' : info.verb === 'watch' ? 'WATCH' : methodVerb;
   if (!served) return { verb, ...unknown };
   const sub = info.subresource;
-  const subresource = sub !== undefined && Object.hasOwn(served.decl.subresources ?? {}, sub) ? sub : '';
+  const declared = sub !== undefined && (Object.hasOwn(served.decl.subresources ?? {}, sub) || Object.hasOwn(served.decl.subresources?.more ?? {}, sub));
+  const subresource = declared && sub !== undefined ? sub : '';
   return { verb, group: info.group, version: info.version, resource: info.resource, subresource };
 }
 

@@ -12,6 +12,8 @@ export interface ResourceRequestInfo {
   readonly namespace?: string;
   readonly name?: string;
   readonly subresource?: string;
+  /** What follows the sub-resource in the path (`pods/x/proxy/a/b`: `a/b`); only connecting sub-resources take one. */
+  readonly subpath?: string;
 }
 
 /** A request for anything else: discovery, health, version, OpenAPI, metrics. */
@@ -79,11 +81,13 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     if (segments.length > 2 && !namespaceSubresources.has(segments[2] ?? '')) segments = segments.slice(2);
   }
   const [resource = '', name, subresource, ...extra] = segments;
-  if (extra.length > 0) return { kind: 'non-resource', path };
+  // As kube-apiserver's RequestInfoFactory: segments past the sub-resource are its path (proxy's);
+  // the router answers 404 for a sub-resource that takes none.
+  const subpath = extra.length > 0 ? extra.join('/') : undefined;
   // `watch` reads as kube-apiserver's bool parameters: `true`, `True`, `1`, a bare `?watch`... all watch.
   const watch = watchPath || boolParam(query, 'watch');
   if (watchPath && method !== 'GET' && method !== 'HEAD') return null;
   const verb = verbOf(method, name !== undefined, watch);
   if (verb === null) return null;
-  return { kind: 'resource', verb, group, version, resource, ...(namespace === undefined ? {} : { namespace }), ...(name === undefined ? {} : { name }), ...(subresource === undefined ? {} : { subresource }) };
+  return { kind: 'resource', verb, group, version, resource, ...(namespace === undefined ? {} : { namespace }), ...(name === undefined ? {} : { name }), ...(subresource === undefined ? {} : { subresource }), ...(subpath === undefined ? {} : { subpath }) };
 }

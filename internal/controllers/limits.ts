@@ -18,3 +18,15 @@ export const namespaceBusyResyncMs = 1_000;
 
 /** Service allocation repair: time between passes (a leaked allocation goes after three passes that see it unheld). */
 export const serviceAllocationRepairIntervalMs = 60_000;
+
+/** Disruption controller: full resync period (budgets' status recomputed even without events). */
+export const disruptionResyncMs = 10_000;
+
+/** Disruption controller: how long it lets pod and budget events gather before a pass (events are batched, not handled one by one). */
+export const disruptionBatchMs = 200;
+
+/**
+ * How long a pod an eviction recorded in a budget's status.disruptedPods counts as going (not
+ * healthy) before the controller gives up on its deletion and drops it (upstream's DeletionTimeout).
+ */
+export const disruptedPodTimeoutMs = 2 * 60_000;

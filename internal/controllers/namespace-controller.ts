@@ -7,6 +7,7 @@ import type { Controller, ControllerDeps } from './controller.ts';
 import { applyConditions, conditionsFor } from './namespace-conditions.ts';
 import { deleteNamespaceContent, isEmpty } from './namespace-content.ts';
 import { namespaceBusyResyncMs, namespaceResyncMs } from './limits.ts';
+import { Wakeup } from './wakeup.ts';
 
 /** Tuning of the namespace controller (tests shorten the periods). */
 export interface NamespaceControllerOptions {
@@ -16,30 +17,6 @@ export interface NamespaceControllerOptions {
 
 /** The name the namespace controller runs under (metrics, logs). */
 export const namespaceControllerName = 'namespace';
-
-/** A wake-up flag: `fire` ends the current (or next) `wait` early. */
-class Wakeup {
-  private fired = false;
-  private resolve: (() => void) | undefined;
-
-  fire(): void {
-    this.fired = true;
-    this.resolve?.();
-  }
-
-  async wait(ms: number): Promise<void> {
-    if (!this.fired) {
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        this.resolve = resolve;
-        timer = setTimeout(resolve, ms);
-      });
-      clearTimeout(timer);
-      this.resolve = undefined;
-    }
-    this.fired = false;
-  }
-}
 
 /**
  * Finishes the deletion of one terminating namespace as far as it can now: deletes its content,

@@ -13,10 +13,15 @@ import { resourcequotas } from './core/resourcequotas.ts';
 import { namespaces } from './core/namespaces.ts';
 import { nodes } from './core/nodes.ts';
 import { pods } from './core/pods.ts';
+import { BindingStore, bindings } from './core/pod/bindings.ts';
+import { podSubresourceStores } from './core/pod/pod-subresources.ts';
+import { proxyStore } from './core/node-agent.ts';
+import type { SubresourceStore } from './generic/subresource-store.ts';
 import { secrets } from './core/secrets.ts';
 import { serviceaccounts } from './core/serviceaccounts.ts';
 import { services } from './core/services.ts';
 import { eventsV1 } from './events/events.ts';
+import { horizontalpodautoscalers, horizontalpodautoscalersV1 } from './autoscaling/horizontalpodautoscalers.ts';
 import { controllerrevisions } from './apps/controllerrevisions.ts';
 import { cronjobs } from './batch/cronjobs.ts';
 import { jobs } from './batch/jobs.ts';
@@ -24,6 +29,9 @@ import { ComponentStatusStore, componentstatuses } from './core/componentstatuse
 import { podtemplates } from './core/podtemplates.ts';
 import { replicationcontrollers } from './core/replicationcontrollers.ts';
 import { endpointslices } from './discovery/endpointslices.ts';
+import { flowschemas, flowschemasV1beta2 } from './flowcontrol/flowschemas.ts';
+import { prioritylevelconfigurations, prioritylevelconfigurationsV1beta2 } from './flowcontrol/prioritylevelconfigurations.ts';
+import { apiservices } from './apiregistration/apiservices.ts';
 import { GenericStore } from './generic/store.ts';
 import type { WriteHooks } from './generic/write-hooks.ts';
 import { serviceWriteHooks } from './core/service/allocation.ts';
@@ -48,21 +56,24 @@ import type { ResourceDeclaration } from './schema/declaration.ts';
 
 /** Every built-in resource declaration, in discovery order. */
 export const builtinDeclarations: readonly ResourceDeclaration[] = [
-  namespaces, configmaps, secrets, serviceaccounts, services, endpoints, pods, nodes, events,
+  namespaces, configmaps, secrets, serviceaccounts, services, endpoints, pods, bindings, nodes, events,
   limitranges, resourcequotas, persistentvolumes, persistentvolumeclaims,
   podtemplates, replicationcontrollers, componentstatuses,
   deployments, replicasets, statefulsets, daemonsets, controllerrevisions,
   eventsV1, leases,
+  horizontalpodautoscalers, horizontalpodautoscalersV1,
   jobs, cronjobs,
   roles, clusterroles, rolebindings, clusterrolebindings,
   ingresses, ingressclasses, networkpolicies,
   poddisruptionbudgets,
   storageclasses, csidrivers, csinodes, volumeattachments, csistoragecapacities,
   priorityclasses, runtimeclasses, endpointslices,
+  flowschemas, flowschemasV1beta2, prioritylevelconfigurations, prioritylevelconfigurationsV1beta2,
+  apiservices,
 ];
 
 /** Resources whose store is their own rather than the generic one (as kube-apiserver overrides a resource's storage). */
-const ownStores: ReadonlyMap<ResourceDeclaration, new (storage: Storage, served: ServedResource) => GenericStore> = new Map([[componentstatuses, ComponentStatusStore]]);
+const ownStores: ReadonlyMap<ResourceDeclaration, new (storage: Storage, served: ServedResource) => GenericStore> = new Map<ResourceDeclaration, new (storage: Storage, served: ServedResource) => GenericStore>([[componentstatuses, ComponentStatusStore], [bindings, BindingStore]]);
 
 /** What some resources' stores need besides storage: the cluster's Service network, a log for side effects that fail. */
 export interface StoreDeps {
@@ -75,11 +86,18 @@ const writeHooks: ReadonlyMap<ResourceDeclaration, (storage: Storage, deps: Stor
   [services, (storage: Storage, deps: StoreDeps) => serviceWriteHooks({ storage, network: deps.serviceNetwork, log: deps.log })],
 ]);
 
-/** The store of a served resource over `storage`: its own where it has one, else the generic store (with the resource's hooks). */
+/** The behaviour of the kinds' own sub-resources that are not views (each declared in its Subresources.more), made on the kind's store. */
+const subresourceStores: ReadonlyMap<ResourceDeclaration, (self: GenericStore) => Readonly<Record<string, SubresourceStore>>> = new Map([
+  [pods, podSubresourceStores],
+  [services, (self: GenericStore) => ({ proxy: proxyStore(self, 'service') })],
+  [nodes, (self: GenericStore) => ({ proxy: proxyStore(self, 'node') })],
+]);
+
+/** The store of a served resource over `storage`: its own where it has one, else the generic store (with the resource's hooks and sub-resources). */
 export function storeFor(storage: Storage, served: ServedResource, deps: StoreDeps = { serviceNetwork: serviceNetwork(), log: () => undefined }): GenericStore {
   const Own = ownStores.get(served.decl);
   if (Own !== undefined) return new Own(storage, served);
-  return new GenericStore(storage, served, writeHooks.get(served.decl)?.(storage, deps));
+  return new GenericStore(storage, served, writeHooks.get(served.decl)?.(storage, deps), subresourceStores.get(served.decl));
 }
 
 /** A declaration placed under its served API group name (which depends on the domain). */

@@ -3,6 +3,7 @@ import type { KObject } from '../../registry/schema/declaration.ts';
 import { toCauses } from '../../registry/schema/field-errors.ts';
 import { checkSchema, missingRequired, objectSchema } from '../../registry/schema/schema-check.ts';
 import { decodeJson, decodeYaml, readBody, type DecodedBody } from '../body.ts';
+import { findInexactInteger, inexactIntegerError, withLiteral } from '../inexact-integers.ts';
 import { fieldProblemsNamedMax, warningsMax } from '../limits.ts';
 import { mediaType, unsupportedMediaType } from '../negotiation.ts';
 import { elide } from '../respond.ts';
@@ -52,14 +53,19 @@ export function checkObject(ctx: RequestContext, decoded: DecodedBody, applied =
   checkNamespace(ctx, kobj);
   const mode = fieldValidationOf(ctx.query);
   const schema = objectSchema(ctx.served.decl);
+  // Found before the schema check turns numbers given for quantities into text, refused after
+  // it, so that a value Go refuses too (an int32 out of range) gets Go's own error.
+  const inexact = findInexactInteger(kobj, decoded.inexactIntegers);
   const result = checkSchema(kobj, schema, mode !== 'Strict', ctx.served.decl.kind, ctx.served.decl.custom !== true && !applied);
   // A built-in kind decodes into Go types: a value they cannot hold is a decode error (400), as
   // kube-apiserver's typed decoder answers, before any field validation.
-  const [decodeError] = result.decodeErrors;
+  const [firstDecodeError] = result.decodeErrors;
+  const decodeError = firstDecodeError === undefined ? undefined : withLiteral(firstDecodeError, decoded.inexactIntegers);
   if (decodeError !== undefined && ctx.served.decl.custom !== true) {
     const { kind } = ctx.served.decl;
     throw badRequest(elide(`${kind} in version "${ctx.served.version}" cannot be handled as a ${kind}: ${decodeError}`, 1024));
   }
+  if (inexact !== undefined) throw inexactIntegerError(inexact, ctx.served.decl.kind, ctx.served.version);
   const all = [...result.unknownFields.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)];
   const total = result.unknownFields.length + decoded.duplicateCount;
   if (mode === 'Strict' && total > 0) {

@@ -1,4 +1,6 @@
 import { StatusError } from '../../registry/errors/status-error.ts';
+import { dispatchDeclaredSubresource } from './declared-subresources.ts';
+import { methodNotAllowed, pathNotFound } from './route-errors.ts';
 import { handleDelete, handleDeleteCollection } from './delete.ts';
 import { handleFinalize } from './namespace-finalize.ts';
 import { handlePatch } from './patch.ts';
@@ -8,15 +10,7 @@ import { handleGetScale, handleUpdateScale } from './subresources.ts';
 import { handleWatch } from './watch.ts';
 import { handleCreate, handleUpdate } from './write.ts';
 
-/** 405 for a verb the target does not support. */
-export function methodNotAllowed(): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
-}
-
-/** 404 for a path that names no resource. */
-export function pathNotFound(): StatusError {
-  return new StatusError(404, 'NotFound', 'the server could not find the requested resource');
-}
+export { methodNotAllowed, pathNotFound };
 
 async function dispatchSubresource(ctx: RequestContext, sub: string): Promise<void> {
   const { verb } = ctx.info;
@@ -37,6 +31,8 @@ async function dispatchSubresource(ctx: RequestContext, sub: string): Promise<vo
     if (verb === 'patch') return handlePatch(ctx);
     throw methodNotAllowed();
   }
+  const declared = subs.more?.[sub];
+  if (declared !== undefined) return dispatchDeclaredSubresource(ctx, sub, declared);
   throw pathNotFound();
 }
 
@@ -59,6 +55,8 @@ function checkServedVerb(ctx: RequestContext): void {
 export async function dispatchResource(ctx: RequestContext): Promise<void> {
   const { verb, name, subresource } = ctx.info;
   if (ctx.served.decl.namespaced && name !== undefined && ctx.info.namespace === undefined) throw pathNotFound();
+  // Only a sub-resource that takes a path (proxy) may have more segments after its name.
+  if (ctx.info.subpath !== undefined && (subresource === undefined || ctx.served.decl.subresources?.more?.[subresource]?.takesPath !== true)) throw pathNotFound();
   const { deprecatedSince } = ctx.served.decl;
   if (deprecatedSince !== undefined) ctx.out.warn(`${ctx.served.apiVersion} ${ctx.served.decl.kind} is deprecated in v${deprecatedSince}+`);
   if (subresource !== undefined) return dispatchSubresource(ctx, subresource);

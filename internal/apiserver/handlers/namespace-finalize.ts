@@ -1,6 +1,7 @@
 import { finalizeNamespace } from '../../registry/core/namespace-deletion.ts';
 import { badRequest, invalid } from '../../registry/errors/status-error.ts';
-import { qualifiedName } from '../../registry/schema/name-validation.ts';
+import { validateFinalizerName } from '../../registry/core/finalizer-names.ts';
+import { toCauses } from '../../registry/schema/field-errors.ts';
 import { readObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
 import type { RequestContext } from './request-context.ts';
@@ -11,10 +12,7 @@ function finalizersOf(ctx: RequestContext, spec: unknown): string[] {
   if (value === undefined || value === null) return [];
   const name = ctx.info.name ?? '';
   if (!Array.isArray(value)) throw invalid('Namespace', '', name, [{ reason: 'FieldValueInvalid', field: 'spec.finalizers', message: 'must be a list of strings' }]);
-  const causes = value.flatMap((f, i) => {
-    const problems = typeof f === 'string' ? qualifiedName(f) : ['must be a string'];
-    return problems.map((p) => ({ reason: 'FieldValueInvalid', field: `spec.finalizers[${i}]`, message: `Invalid value: ${JSON.stringify(f)}: ${p}` }));
-  });
+  const causes = toCauses(value.flatMap((f, i) => validateFinalizerName(f, `spec.finalizers[${i}]`)));
   if (causes.length > 0) throw invalid('Namespace', '', name, causes);
   return value as string[];
 }

@@ -12,6 +12,7 @@ import { boolParam } from '../query-params.ts';
 import { checkObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
 import type { RequestContext } from './request-context.ts';
+import { writtenSubresource } from './written-subresource.ts';
 import { writeOptions } from './write.ts';
 
 const applyType = 'application/apply-patch+yaml';
@@ -45,21 +46,23 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
   const opts = writeOptions(ctx, type);
   if (type === applyType) return handleApply(ctx, opts, boolParam(ctx.query, 'force'));
   const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
-  const apply = patcher(ctx, type, decodeJson(bytes).value);
+  const { value: patch, inexactIntegers } = decodeJson(bytes);
+  const apply = patcher(ctx, type, patch);
   const name = ctx.info.name ?? '';
   if (ctx.info.subresource === 'scale') {
     const scale = await writeScale(ctx.store, ctx.info.namespace, name, (s) => apply(s) as KObject, opts);
     ctx.out.send(200, scale);
     return;
   }
-  const subresource = ctx.info.subresource === 'status' ? ('status' as const) : undefined;
+  const subresource = writtenSubresource(ctx);
   const result = await ctx.store.patch(
     ctx.info.namespace,
     name,
     (current) => {
       const patched = apply(current);
-      // The patched object gets the same checks as a PUT body, without duplicate-key information.
-      const checked = checkObject(ctx, { value: patched, duplicates: [], duplicateCount: 0 });
+      // The patched object gets the same checks as a PUT body, without duplicate-key information;
+      // an integer of the patch a double changed is refused wherever the patch put it.
+      const checked = checkObject(ctx, { value: patched, duplicates: [], duplicateCount: 0, inexactIntegers });
       if (checked.metadata.name !== current.metadata.name) throw new StatusError(400, 'BadRequest', 'a patch may not change metadata.name');
       return checked;
     },
@@ -106,13 +109,14 @@ async function checkNamespaceForCreate(ctx: RequestContext): Promise<void> {
 async function handleApply(ctx: RequestContext, opts: { dryRun: boolean; fieldManager: string }, force: boolean): Promise<void> {
   if (ctx.info.subresource === 'scale') throw unsupportedMediaType(applyType, customPatchTypes.filter((t) => t !== applyType));
   const applied = await readApplied(ctx);
+  const subresource = writtenSubresource(ctx);
   const result = await serverSideApply(ctx.store, ctx.info.namespace, ctx.info.name ?? '', {
     applied,
     // Never the User-Agent's: checkWriteOptions made `fieldManager` required for apply.
     manager: opts.fieldManager,
     force,
     dryRun: opts.dryRun,
-    ...(ctx.info.subresource === 'status' ? { subresource: 'status' as const } : {}),
+    ...(subresource === undefined ? {} : { subresource }),
     beforeCreate: () => checkNamespaceForCreate(ctx),
   });
   for (const w of result.warnings) ctx.out.warn(w);

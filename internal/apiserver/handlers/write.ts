@@ -4,6 +4,7 @@ import { readObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
 import { dryRunOf, fieldManagerOf, type RequestContext } from './request-context.ts';
 import { checkWriteOptions } from './request-options.ts';
+import { writtenSubresource } from './written-subresource.ts';
 
 /**
  * The write options of a request, dryRun and the field manager, once its Create-, Update- or
@@ -36,7 +37,7 @@ export async function handleUpdate(ctx: RequestContext): Promise<void> {
   const opts = writeOptions(ctx);
   const obj = await readObject(ctx);
   checkName(ctx, obj);
-  const subresource = ctx.info.subresource === 'status' ? ('status' as const) : undefined;
+  const subresource = writtenSubresource(ctx);
   const result = await ctx.store.update(ctx.info.namespace, ctx.info.name ?? '', obj, { ...opts, ...(subresource ? { subresource } : {}) });
   for (const w of result.warnings) ctx.out.warn(w);
   sendObject(ctx, result.created ? 201 : 200, result.object);

@@ -2,6 +2,7 @@ import type { ResourceDeclaration } from '../schema/declaration.ts';
 import { ageColumn, field, nameColumn, num, selectorString } from '../schema/printers.ts';
 import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateDaemonSetUpdateStrategy } from './update-strategy-validation.ts';
 
 /** DaemonSets (apps/v1): one pod per node; updateStrategy defaults to RollingUpdate. */
 export const daemonsets: ResourceDeclaration = {
@@ -37,14 +38,14 @@ export const daemonsets: ResourceDeclaration = {
       const spec = specOf(o);
       spec.revisionHistoryLimit ??= 10;
       const strategy = (spec.updateStrategy ??= {}) as Record<string, unknown>;
-      strategy.type ??= 'RollingUpdate';
+      strategy.type ||= 'RollingUpdate';
       if (strategy.type === 'RollingUpdate') {
         const rolling = (strategy.rollingUpdate ??= {}) as Record<string, unknown>;
         rolling.maxUnavailable ??= 1;
         rolling.maxSurge ??= 0;
       }
     },
-    validate: validateWorkload,
+    validate: (o) => [...validateWorkload(o), ...validateDaemonSetUpdateStrategy(o)],
     validateUpdate: validateSelectorImmutable,
   },
 };

@@ -2,6 +2,7 @@ import type { ResourceDeclaration } from '../schema/declaration.ts';
 import { ageColumn, nameColumn, num } from '../schema/printers.ts';
 import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateDeploymentStrategy } from './update-strategy-validation.ts';
 
 /** Deployments (apps/v1): declarative updates of ReplicaSets, with the apps/v1 defaults. */
 export const deployments: ResourceDeclaration = {
@@ -35,14 +36,15 @@ export const deployments: ResourceDeclaration = {
       spec.progressDeadlineSeconds ??= 600;
       spec.revisionHistoryLimit ??= 10;
       const strategy = (spec.strategy ??= {}) as Record<string, unknown>;
-      strategy.type ??= 'RollingUpdate';
+      // As kube's SetDefaults_Deployment: an empty type is RollingUpdate too.
+      strategy.type ||= 'RollingUpdate';
       if (strategy.type === 'RollingUpdate') {
         const rolling = (strategy.rollingUpdate ??= {}) as Record<string, unknown>;
         rolling.maxSurge ??= '25%';
         rolling.maxUnavailable ??= '25%';
       }
     },
-    validate: validateWorkload,
+    validate: (o) => [...validateWorkload(o), ...validateDeploymentStrategy(o)],
     validateUpdate: validateSelectorImmutable,
   },
 };

@@ -2,6 +2,7 @@ import type { ResourceDeclaration } from '../schema/declaration.ts';
 import { ageColumn, nameColumn, num } from '../schema/printers.ts';
 import { defaultWorkload, specOf, validateSelectorImmutable, validateWorkload } from './workload.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateStatefulSetPolicies } from './update-strategy-validation.ts';
 
 /** StatefulSets (apps/v1): pods with stable identities; updateStrategy defaults to RollingUpdate. */
 export const statefulsets: ResourceDeclaration = {
@@ -26,13 +27,17 @@ export const statefulsets: ResourceDeclaration = {
     applyDefaults(o) {
       defaultWorkload(o, true);
       const spec = specOf(o);
-      spec.podManagementPolicy ??= 'OrderedReady';
+      spec.podManagementPolicy ||= 'OrderedReady';
       spec.revisionHistoryLimit ??= 10;
       const strategy = (spec.updateStrategy ??= {}) as Record<string, unknown>;
-      strategy.type ??= 'RollingUpdate';
+      strategy.type ||= 'RollingUpdate';
       if (strategy.type === 'RollingUpdate') strategy.rollingUpdate ??= { partition: 0 };
+      // StatefulSetAutoDeletePVC is on by default in 1.28: both policies default to Retain.
+      const retention = (spec.persistentVolumeClaimRetentionPolicy ??= {}) as Record<string, unknown>;
+      retention.whenDeleted ||= 'Retain';
+      retention.whenScaled ||= 'Retain';
     },
-    validate: validateWorkload,
+    validate: (o) => [...validateWorkload(o), ...validateStatefulSetPolicies(o)],
     validateUpdate: validateSelectorImmutable,
   },
 };

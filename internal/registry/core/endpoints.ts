@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
 import { ageColumn, nameColumn } from '../schema/printers.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { defaultEndpoints, validateEndpoints } from './endpoints-validation.ts';
 
 function endpointsCell(subsets: unknown): string {
   if (!Array.isArray(subsets)) return '<none>';
@@ -25,5 +26,5 @@ export const endpoints: ResourceDeclaration = {
   description: 'Endpoints is a collection of endpoints that implement the actual service.',
   fields: builtinFields('io.k8s.api.core.v1.Endpoints'),
   printerColumns: [nameColumn, { name: 'Endpoints', type: 'string', cell: (o) => endpointsCell(o.subsets) }, ageColumn],
-  strategy: { allowCreateOnUpdate: true },
+  strategy: { allowCreateOnUpdate: true, applyDefaults: defaultEndpoints, validate: validateEndpoints },
 };

@@ -3,6 +3,7 @@ import { kubernetesFinalizer, specFinalizers } from './namespace-deletion.ts';
 import { ageColumn, nameColumn, text } from '../schema/printers.ts';
 import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateNamespaceFinalizers } from './finalizer-names.ts';
 
 /**
  * Namespaces (core/v1): cluster-scoped, label-rule names, status.phase Active and spec.finalizers
@@ -39,6 +40,8 @@ export const namespaces: ResourceDeclaration = {
       if (kept === undefined) delete spec?.finalizers;
       else o.spec = { ...spec, finalizers: kept };
     },
+    // Updates keep the stored spec.finalizers (prepareForUpdate); the finalize sub-resource checks its own.
+    validateCreate: validateNamespaceFinalizers,
     removableAfterUpdate(o: KObject) {
       return specFinalizers(o).length === 0;
     },

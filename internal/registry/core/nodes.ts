@@ -2,6 +2,9 @@ import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
 import { boolLabel, objectMetaFieldLabels } from '../schema/field-labels.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateNodePodCidrs } from './node-validation.ts';
+import { validateNodeTaintEffects } from './node-taints.ts';
+import { proxySubresource } from './node-agent.ts';
 
 function nodeStatusCell(o: KObject): string {
   const conditions = field(o, 'status.conditions');
@@ -29,7 +32,7 @@ export const nodes: ResourceDeclaration = {
   nameRule: 'subdomain',
   description: 'Node is a worker node.',
   fields: builtinFields('io.k8s.api.core.v1.Node'),
-  subresources: { status: true },
+  subresources: { status: true, more: { proxy: proxySubresource('NodeProxyOptions') } },
   printerColumns: [
     nameColumn,
     { name: 'Status', type: 'string', cell: nodeStatusCell },
@@ -44,5 +47,6 @@ export const nodes: ResourceDeclaration = {
     prepareForCreate(o) {
       o.status ??= {};
     },
+    validate: (o) => [...validateNodeTaintEffects(o), ...validateNodePodCidrs(o)],
   },
 };

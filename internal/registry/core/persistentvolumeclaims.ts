@@ -3,6 +3,7 @@ import { required, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
 import { accessModesCell } from './persistentvolumes.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateAccessModes, validateVolumeMode } from './persistent-volume-validation.ts';
 
 /** PersistentVolumeClaims (core/v1): a request for storage; bound status in `status`. */
 export const persistentvolumeclaims: ResourceDeclaration = {
@@ -35,11 +36,10 @@ export const persistentvolumeclaims: ResourceDeclaration = {
       spec.volumeMode ??= 'Filesystem';
     },
     validate(o) {
-      const errors: FieldError[] = [];
-      const modes = field(o, 'spec.accessModes');
-      if (!Array.isArray(modes) || modes.length === 0) errors.push(required('spec.accessModes'));
-      if (field(o, 'spec.resources.requests.storage') === undefined) errors.push(required('spec.resources.requests.storage'));
-      return errors;
+      const errors: FieldError[] = validateAccessModes(o, 'at least 1 access mode is required');
+      // kube names the missing request `spec.resources[storage]` (fldPath.Child("resources").Key("storage")).
+      if (field(o, 'spec.resources.requests.storage') === undefined) errors.push(required('spec.resources[storage]'));
+      return [...errors, ...validateVolumeMode(o)];
     },
   },
 };

@@ -2,6 +2,7 @@ import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { required, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateAccessModes, validateReclaimPolicy, validateVolumeMode } from './persistent-volume-validation.ts';
 
 const modeShort: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
 
@@ -17,11 +18,9 @@ function claimCell(o: KObject): string {
 }
 
 function validate(o: KObject): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors = validateAccessModes(o, '');
   if (field(o, 'spec.capacity') === undefined) errors.push(required('spec.capacity'));
-  const modes = field(o, 'spec.accessModes');
-  if (!Array.isArray(modes) || modes.length === 0) errors.push(required('spec.accessModes'));
-  return errors;
+  return [...errors, ...validateReclaimPolicy(o), ...validateVolumeMode(o)];
 }
 
 /** PersistentVolumes (core/v1): cluster-scoped storage; phase in `status`. */
@@ -54,7 +53,7 @@ export const persistentvolumes: ResourceDeclaration = {
     },
     applyDefaults(o) {
       const spec = (o.spec ??= {}) as Record<string, unknown>;
-      spec.persistentVolumeReclaimPolicy ??= 'Retain';
+      spec.persistentVolumeReclaimPolicy ||= 'Retain';
       spec.volumeMode ??= 'Filesystem';
     },
     validate,

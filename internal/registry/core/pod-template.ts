@@ -5,6 +5,7 @@ import { forbidden, invalidValue, notSupported, required, type FieldError } from
 import { validateAnnotations, validateLabels } from '../schema/metadata-validation.ts';
 import { field } from '../schema/printers.ts';
 import { defaultPodSpec, validateContainers } from './pods.ts';
+import { validatePodSpecDetails } from './pod-spec-validation.ts';
 
 /** The restart policies a pod spec takes, in upstream's order. */
 export const restartPolicies = ['Always', 'OnFailure', 'Never'] as const;
@@ -22,12 +23,14 @@ export function defaultPodTemplate(o: KObject, path: string): void {
 /**
  * Validates the template at `path` of `o` as ValidatePodTemplateSpec does for what a user meets
  * first: labels and annotations, containers (at least one, unique DNS-label names, an image),
- * the restart policy, activeDeadlineSeconds, and no ephemeral containers.
+ * the pod spec's volumes and scheduling fields (validatePodSpecDetails), the restart policy,
+ * activeDeadlineSeconds, and no ephemeral containers.
  */
 export function validatePodTemplateSpec(o: KObject, path: string): FieldError[] {
   const errors = [...validateLabels(field(o, `${path}.metadata.labels`), `${path}.metadata.labels`), ...validateAnnotations(field(o, `${path}.metadata.annotations`), `${path}.metadata.annotations`)];
   const spec = `${path}.spec`;
   errors.push(...validateContainers(o, `${spec}.containers`, true), ...validateContainers(o, `${spec}.initContainers`, false));
+  errors.push(...validatePodSpecDetails(o, spec));
   const restartPolicy = field(o, `${spec}.restartPolicy`);
   if (restartPolicy === undefined || restartPolicy === '') errors.push(required(`${spec}.restartPolicy`));
   else if (!(restartPolicies as readonly unknown[]).includes(restartPolicy)) errors.push(notSupported(`${spec}.restartPolicy`, restartPolicy, restartPolicies));

@@ -5,6 +5,10 @@ import { ageColumn, field, nameColumn, text } from '../schema/printers.ts';
 import { boolLabel, objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
 import { validateContainerDetails, volumeNames } from './container-validation.ts';
+import { validatePodIps } from './pod-ip-validation.ts';
+import { validatePodSpecDetails } from './pod-spec-validation.ts';
+import { validateEphemeralContainers, validateNoEphemeralContainers } from './pod/ephemeral-containers.ts';
+import { podSubresources } from './pod/pod-subresources.ts';
 
 interface Container {
   name?: string;
@@ -84,7 +88,7 @@ export function defaultPodSpec(spec: Record<string, unknown>): void {
   spec.terminationGracePeriodSeconds ??= 30;
   spec.schedulerName ??= 'default-scheduler';
   spec.securityContext ??= {};
-  for (const key of ['containers', 'initContainers']) {
+  for (const key of ['containers', 'initContainers', 'ephemeralContainers']) {
     const list = spec[key];
     if (!Array.isArray(list)) continue;
     for (const c of list as Container[]) {
@@ -111,7 +115,7 @@ export const pods: ResourceDeclaration = {
   nameRule: 'subdomain',
   description: 'Pod is a collection of containers that can run on a host.',
   fields: builtinFields('io.k8s.api.core.v1.Pod'),
-  subresources: { status: true },
+  subresources: { status: true, more: podSubresources },
   // kube-apiserver 1.28: the Pod conversion of pkg/apis/core/v1/conversion.go and ToSelectableFields
   // of pkg/registry/core/pod/strategy.go (on the internal pod: v1's serviceAccount and podIP fill in).
   fieldSelectors: {
@@ -143,7 +147,8 @@ export const pods: ResourceDeclaration = {
     applyDefaults(o) {
       defaultPodSpec((o.spec ??= {}) as Record<string, unknown>);
     },
-    validate: (o) => [...validateContainers(o, 'spec.containers', true), ...validateContainers(o, 'spec.initContainers', false), ...validatePodPolicies(o)],
+    validate: (o) => [...validateContainers(o, 'spec.containers', true), ...validateContainers(o, 'spec.initContainers', false), ...validateEphemeralContainers(o), ...validatePodPolicies(o), ...validatePodSpecDetails(o, 'spec'), ...validatePodIps(o)],
+    validateCreate: validateNoEphemeralContainers,
     validateUpdate(o, old) {
       const strip = (x: KObject) => JSON.stringify({ ...(x.spec as object), containers: containers(x).map((c) => ({ ...c, image: undefined })), activeDeadlineSeconds: undefined, tolerations: undefined });
       return strip(o) === strip(old) ? [] : [{ type: 'FieldValueForbidden', field: 'spec', message: 'Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)' }];

@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../schema/declaration.ts';
 import { ageColumn, field, nameColumn } from '../schema/printers.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateResourceQuotaScopes } from './resource-quota-scopes.ts';
 
 function usage(kind: 'requests' | 'limits') {
   return (o: Parameters<NonNullable<ResourceDeclaration['printerColumns']>[number]['cell']>[0]): string => {
@@ -29,5 +30,6 @@ export const resourcequotas: ResourceDeclaration = {
     prepareForCreate(o) {
       o.status = {};
     },
+    validate: validateResourceQuotaScopes,
   },
 };

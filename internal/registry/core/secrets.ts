@@ -1,9 +1,10 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { forbidden, invalidValue, type FieldError } from '../schema/field-errors.ts';
+import { immutable, invalidValue, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, nameColumn, text } from '../schema/printers.ts';
 import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
 import { validateDataKeys, validateImmutableData } from './configmaps.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { validateSecretType } from './secret-type-validation.ts';
 
 const base64Re = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -47,10 +48,11 @@ export const secrets: ResourceDeclaration = {
       foldStringData(o);
       if (!o.type) o.type = 'Opaque';
     },
-    validate: (o) => [...validateDataKeys('data', o.data), ...validateBase64(o.data)],
+    validate: (o) => [...validateDataKeys('data', o.data), ...validateBase64(o.data), ...validateSecretType(o)],
     validateUpdate(o, old) {
       const errors = validateImmutableData(o, old, ['data']);
-      if (o.type !== old.type) errors.push(forbidden('type', 'field is immutable'));
+      // ValidateImmutableField: an Invalid naming the new type, as kube-apiserver answers.
+      if (o.type !== old.type) errors.push(immutable('type', o.type));
       return errors;
     },
   },

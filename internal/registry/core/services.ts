@@ -1,6 +1,7 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { ageColumn, field, nameColumn, selectorString, text } from '../schema/printers.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { proxySubresource } from './node-agent.ts';
 import { defaultService, dropTypeDependentFields, normalizeClusterIps, patchAllocatedValues, specOf } from './service/spec.ts';
 import { validateService, validateServiceUpdate } from './service/validation.ts';
 
@@ -49,7 +50,7 @@ export const services: ResourceDeclaration = {
   nameRule: 'label',
   description: 'Service is a named abstraction of software service.',
   fields: builtinFields('io.k8s.api.core.v1.Service'),
-  subresources: { status: true },
+  subresources: { status: true, more: { proxy: proxySubresource('ServiceProxyOptions') } },
   printerColumns: [
     nameColumn,
     { name: 'Type', type: 'string', cell: (o) => text(o, 'spec.type') },

@@ -8,7 +8,7 @@ import { dns1123Label, dns1123Subdomain, qualifiedName } from '../schema/name-va
 import { ageColumn, nameColumn } from '../schema/printers.ts';
 import { builtinFields, builtinRequired } from '../schema/builtin-schemas.ts';
 import { stableStringify } from '../generic/stable-json.ts';
-import { parseIPVersion } from '../networking/network-validation.ts';
+import { ipFamily, nonSpecialIpProblems, parseIpSloppy } from '../schema/ip-address.ts';
 
 const addressTypes = ['FQDN', 'IPv4', 'IPv6'];
 const protocols = ['SCTP', 'TCP', 'UDP'];
@@ -22,17 +22,6 @@ interface Endpoint {
   nodeName?: unknown;
   hostname?: unknown;
   deprecatedTopology?: unknown;
-}
-
-/** ValidateNonSpecialIP: not unspecified, loopback or link-local. */
-function specialIPProblems(address: string): string[] {
-  const v4 = parseIPVersion(address) === 4 ? address.split('.').map(Number) : undefined;
-  const lower = address.toLowerCase();
-  if (v4 ? v4.every((b) => b === 0) : /^[0:]+$/.test(lower)) return [`may not be unspecified (${address})`];
-  if (v4 ? v4[0] === 127 : lower === '::1') return ['may not be in the loopback range (127.0.0.0/8, ::1/128)'];
-  if (v4 ? v4[0] === 169 && v4[1] === 254 : /^fe[89ab]/.test(lower)) return ['may not be in the link-local range (169.254.0.0/16, fe80::/10)'];
-  if (v4 ? v4[0] === 224 && v4[1] === 0 && v4[2] === 0 : /^ff02:/.test(lower)) return ['may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'];
-  return [];
 }
 
 /** IsFullyQualifiedDomainName: a subdomain (a trailing dot allowed) of at least two labels. */
@@ -53,10 +42,10 @@ function fqdnProblems(at: string, name: string): FieldError[] {
 function validateAddress(address: string, at: string, addressType: unknown): FieldError[] {
   if (addressType === 'FQDN') return fqdnProblems(at, address);
   if (addressType !== 'IPv4' && addressType !== 'IPv6') return [];
-  const version = parseIPVersion(address);
-  const errors: FieldError[] = version === (addressType === 'IPv4' ? 4 : 6) ? [] : [invalidValue(at, address, `must be a valid ${addressType} address`)];
-  if (version === 0) return [...errors, invalidValue(at, address, 'must be a valid IP address')];
-  return [...errors, ...specialIPProblems(address).map((p) => invalidValue(at, address, p))];
+  // IsValidIPv4Address / IsValidIPv6Address (by Go's To4: ::ffff:a.b.c.d is IPv4), then ValidateNonSpecialIP.
+  const ip = parseIpSloppy(address);
+  const errors: FieldError[] = ip !== undefined && ipFamily(ip) === addressType ? [] : [invalidValue(at, address, `must be a valid ${addressType} address`)];
+  return [...errors, ...nonSpecialIpProblems(address).map((p) => invalidValue(at, address, p))];
 }
 
 function validateEndpoint(e: Endpoint, at: string, addressType: unknown): FieldError[] {

@@ -1,5 +1,5 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { forbidden, immutable, notSupported, required, type FieldError } from '../schema/field-errors.ts';
+import { forbidden, immutable, invalidValue, required, type FieldError } from '../schema/field-errors.ts';
 import { stableStringify } from '../generic/stable-json.ts';
 import { text } from '../schema/printers.ts';
 import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
@@ -24,7 +24,8 @@ function validate(o: KObject): FieldError[] {
   for (const f of ['reportingController', 'reportingInstance', 'action', 'reason']) if (!text(o, f)) errors.push(required(f));
   if (!text(o, 'eventTime')) errors.push(required('eventTime'));
   const type = text(o, 'type');
-  if (type !== 'Normal' && type !== 'Warning') errors.push(notSupported('type', type, ['Normal', 'Warning']));
+  // kube-apiserver 1.28 (ValidateEventCreate) reports an Invalid with an empty value and the type in the message.
+  if (type !== 'Normal' && type !== 'Warning') errors.push(invalidValue('type', '', `has invalid value: ${type}`));
   for (const f of deprecatedFields) if (o[f] !== undefined && o[f] !== null) errors.push(forbidden(f, 'deprecated field must not be set for new events'));
   return errors;
 }

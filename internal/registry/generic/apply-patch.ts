@@ -5,6 +5,7 @@ import type { ApplyResult } from '../../patch/index.ts';
 import { hasStatus, notFound, StatusError } from '../errors/status-error.ts';
 import type { KObject } from '../schema/declaration.ts';
 import { objectPatchSchema } from '../schema/patch-schema.ts';
+import { checkSchema, objectSchema } from '../schema/schema-check.ts';
 import { cloneObject } from './codec.ts';
 import { resetFields } from './managed-fields.ts';
 import { nowTimestamp } from './object-lifecycle.ts';
@@ -18,7 +19,7 @@ export interface ApplyRequest {
   readonly manager: string;
   readonly force: boolean;
   readonly dryRun: boolean;
-  readonly subresource?: 'status';
+  readonly subresource?: string;
   /** Runs before an apply creates the object (namespace lifecycle, the create right). */
   readonly beforeCreate: () => Promise<void>;
 }
@@ -34,10 +35,20 @@ export function patchErrorStatus(err: unknown): unknown {
   return err;
 }
 
+/**
+ * The merged object as a built-in kind's Go types hold it: the applied configuration is read
+ * untyped, and kube-apiserver stores the merge's result typed (its quantities re-encoded, "0.5"
+ * as "500m"), as checkSchema leaves a PUT's body.
+ */
+function typed(store: GenericStore, result: ApplyResult): ApplyResult {
+  if (store.decl.custom !== true) checkSchema(result.object, objectSchema(store.decl), false, store.decl.kind, true);
+  return result;
+}
+
 function runApply(store: GenericStore, live: KObject | null, req: ApplyRequest): ApplyResult {
   const ignored = resetFields(store.decl, req.subresource);
   try {
-    return apply({
+    return typed(store, apply({
       live,
       applied: cloneObject(req.applied),
       manager: req.manager,
@@ -47,7 +58,7 @@ function runApply(store: GenericStore, live: KObject | null, req: ApplyRequest):
       now: nowTimestamp(),
       ...(req.subresource ? { subresource: req.subresource } : {}),
       ...(ignored ? { ignored } : {}),
-    });
+    }));
   } catch (err) {
     throw patchErrorStatus(err);
   }

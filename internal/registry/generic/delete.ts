@@ -30,7 +30,8 @@ export const foregroundFinalizer = 'foregroundDeletion';
 
 const policies = ['Orphan', 'Background', 'Foreground'];
 
-function checkOptions(opts: DeleteOptions): void {
+/** 400/422 for delete options kube-apiserver refuses (a propagation policy it does not know, a negative grace period...). */
+export function checkDeleteOptions(opts: DeleteOptions): void {
   if (opts.propagationPolicy !== undefined && !policies.includes(opts.propagationPolicy)) {
     throw badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Orphan", "Background", "Foreground"`);
   }
@@ -112,7 +113,7 @@ async function deleteFrom(store: GenericStore, current: KeyValue, opts: DeleteOp
  * Races with other writers are retried; preconditions are checked against each fresh read.
  */
 export async function deleteObject(store: GenericStore, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<KObject> {
-  checkOptions(opts);
+  checkDeleteOptions(opts);
   const key = objectKey(store.decl, namespace, name);
   for (let attempt = 1; ; attempt++) {
     const current = await store.storage.get(key);

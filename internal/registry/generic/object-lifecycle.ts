@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
+import type { KObject, ResourceDeclaration, SubresourceView } from '../schema/declaration.ts';
 import { badRequest, invalid } from '../errors/status-error.ts';
 import { toCauses, type FieldError } from '../schema/field-errors.ts';
 import { validateObjectMeta } from '../schema/metadata-validation.ts';
@@ -97,9 +97,9 @@ export function runCreateStrategy(decl: ResourceDeclaration, group: string, obj:
   return shapeGuard(decl, () => createSteps(decl, group, obj));
 }
 
-/** Runs the update strategy against the stored object. */
-export function runUpdateStrategy(decl: ResourceDeclaration, group: string, obj: KObject, old: KObject): string[] {
-  return shapeGuard(decl, () => updateSteps(decl, group, obj, old));
+/** Runs the update strategy against the stored object; a write through a view sub-resource validates the update by the view's rules. */
+export function runUpdateStrategy(decl: ResourceDeclaration, group: string, obj: KObject, old: KObject, view?: SubresourceView): string[] {
+  return shapeGuard(decl, () => updateSteps(decl, group, obj, old, view));
 }
 
 function createSteps(decl: ResourceDeclaration, group: string, obj: KObject): string[] {
@@ -111,11 +111,12 @@ function createSteps(decl: ResourceDeclaration, group: string, obj: KObject): st
   return s.warnings?.(obj) ?? [];
 }
 
-function updateSteps(decl: ResourceDeclaration, group: string, obj: KObject, old: KObject): string[] {
+function updateSteps(decl: ResourceDeclaration, group: string, obj: KObject, old: KObject, view: SubresourceView | undefined): string[] {
   const s = decl.strategy;
   s.prepareForUpdate?.(obj, old);
   s.applyDefaults?.(obj);
-  throwIfInvalid(decl, group, obj, [...validateObjectMeta(obj, decl), ...(s.validate?.(obj) ?? []), ...(s.validateUpdate?.(obj, old) ?? [])]);
+  const updateErrors = view === undefined ? (s.validateUpdate?.(obj, old) ?? []) : view.validateUpdate(obj, old);
+  throwIfInvalid(decl, group, obj, [...validateObjectMeta(obj, decl), ...(s.validate?.(obj) ?? []), ...updateErrors]);
   s.canonicalize?.(obj);
   return s.warnings?.(obj, old) ?? [];
 }

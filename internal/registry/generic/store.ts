@@ -13,14 +13,15 @@ import { sameContent, stableStringify } from './stable-json.ts';
 import { toStatusError } from './storage-errors.ts';
 import { deleteObject, type DeleteOptions } from './delete.ts';
 import { finishing, type WriteHooks } from './write-hooks.ts';
+import type { SubresourceStore } from './subresource-store.ts';
 
 /** Options of a create, update or patch. */
 export interface WriteOptions {
   readonly dryRun?: boolean;
   /** Who writes (managedFields). */
   readonly fieldManager: string;
-  /** `status` to write only the status. */
-  readonly subresource?: 'status';
+  /** `status` to write only the status; the name of a view sub-resource (Subresources.more) to write what it writes. */
+  readonly subresource?: string;
   /** managedFields computed by server-side apply: stored as given instead of recording an Update. */
   readonly appliedManagedFields?: () => readonly unknown[];
 }
@@ -51,15 +52,20 @@ export type { DeleteOptions, ListQuery };
 export class GenericStore {
   readonly decl: ResourceDeclaration;
   readonly gr: GroupResource;
+  /** The behaviour of the kind's own sub-resources that are not views, by name (Subresources.more). */
+  readonly subresources: Readonly<Record<string, SubresourceStore>>;
 
   constructor(
     readonly storage: Storage,
     readonly served: ServedResource,
     /** The resource's side effects outside its own key (none for most). */
     readonly hooks: WriteHooks = {},
+    /** Makes the sub-resource stores, which act on this store (called once, here). */
+    subresources?: (self: GenericStore) => Readonly<Record<string, SubresourceStore>>,
   ) {
     this.decl = served.decl;
     this.gr = { group: served.group, resource: served.decl.plural };
+    this.subresources = subresources?.(this) ?? {};
   }
 
   /** The object `name`, read per the resourceVersion rules of a get. */
@@ -226,7 +232,8 @@ export class GenericStore {
     const next = this.mergeSubresource(input, old, opts.subresource);
     this.withType(next);
     prepareUpdateMetadata(next, old, this.decl, this.context(opts));
-    const warnings = runUpdateStrategy(this.decl, this.gr.group, next, old);
+    const view = opts.subresource === undefined ? undefined : this.decl.subresources?.more?.[opts.subresource]?.view;
+    const warnings = runUpdateStrategy(this.decl, this.gr.group, next, old, view);
     const key = current.key;
     const finished = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0 && (this.decl.strategy.removableAfterUpdate?.(next) ?? true);
     const finish = opts.subresource === undefined && !finished ? await this.hooks.beginUpdate?.(next, old, opts.dryRun === true) : undefined;
@@ -249,8 +256,14 @@ export class GenericStore {
     });
   }
 
-  /** Main writes keep the stored status; status writes change only the status. */
+  /** Main writes keep the stored status; status writes change only the status; a view's writes what the view says. */
   private mergeSubresource(input: KObject, old: KObject, subresource: WriteOptions['subresource']): KObject {
+    const view = subresource === undefined ? undefined : this.decl.subresources?.more?.[subresource]?.view;
+    if (view !== undefined) {
+      const next = view.merge(input, old);
+      next.metadata.resourceVersion = input.metadata.resourceVersion;
+      return next;
+    }
     if (subresource === 'status') {
       const next = cloneObject(old);
       if (input.status === undefined) delete next.status;

@@ -70,6 +70,41 @@ export interface Subresources {
   readonly finalize?: boolean;
   /** `scale`: an autoscaling/v1 Scale view of `specReplicasPath`. */
   readonly scale?: { readonly selectorFrom: 'spec.selector' };
+  /**
+   * The kind's own sub-resources by name (pods/binding, pods/eviction, pods/log...): what
+   * discovery and OpenAPI list, and what the router serves. A `view` is served by the generic
+   * handlers as status is; any other is served by the store's SubresourceStore of that name.
+   */
+  readonly more?: Readonly<Record<string, SubresourceDeclaration>>;
+}
+
+/** A verb of a sub-resource, as discovery names it. */
+export type SubresourceVerb = 'create' | 'delete' | 'get' | 'patch' | 'update';
+
+/** One of a kind's own sub-resources (Subresources.more). */
+export interface SubresourceDeclaration {
+  /** The kind discovery names for it (the body a create takes, or what a get returns). */
+  readonly kind: string;
+  /** The group and version of `kind` when they are not the resource's own (pods/eviction: policy/v1). */
+  readonly kindGroupVersion?: { readonly group: string; readonly version: string };
+  readonly verbs: readonly SubresourceVerb[];
+  /** Whether a path may follow the sub-resource's name (`pods/x/proxy/some/path`). */
+  readonly takesPath?: boolean;
+  /**
+   * The body a create takes: every apiVersion accepted (the first is the default) and the fields
+   * it is decoded against (unknown fields per `fieldValidation`, types as for any object).
+   */
+  readonly body?: { readonly apiVersions: readonly string[]; readonly fields: Readonly<Record<string, FieldSchema>> };
+  /** Set when the sub-resource is a view of the object itself whose writes change only part of it. */
+  readonly view?: SubresourceView;
+}
+
+/** How a write through a view sub-resource (pods/ephemeralcontainers) changes the stored object. */
+export interface SubresourceView {
+  /** The object to store: a copy of `old` with what the sub-resource writes taken from `input`. */
+  merge(input: KObject, old: KObject): KObject;
+  /** Replaces the kind's validateUpdate for writes through the view (validate still runs). */
+  validateUpdate(obj: KObject, old: KObject): FieldError[];
 }
 
 /**

@@ -26,6 +26,14 @@ export function notSupported(field: string, value: unknown, allowed: readonly st
   return { type: 'FieldValueNotSupported', field, message: `Unsupported value: ${quote(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}` };
 }
 
+/**
+ * A field whose value is not one of the allowed ones, the value shown as Go prints it: kube reports
+ * some enums on their enclosing struct (a Deployment's `spec.strategy`), printed with `%#v`.
+ */
+export function notSupportedShown(field: string, shown: string, allowed: readonly string[]): FieldError {
+  return { type: 'FieldValueNotSupported', field, message: `Unsupported value: ${shown}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}` };
+}
+
 /** A field that may not be set or changed. */
 export function forbidden(field: string, detail: string): FieldError {
   return { type: 'FieldValueForbidden', field, message: `Forbidden: ${detail}` };

@@ -2,7 +2,7 @@ import type { ResourceDeclaration } from './declaration.ts';
 import { obj, str, type FieldSchema } from './field-schema.ts';
 import type { FieldError } from './field-errors.ts';
 import { objectMetaSchema } from './object-meta.ts';
-import { base64Error, goTypeName, integerInRange, quantityError, timeError } from './wire-formats.ts';
+import { base64Error, canonicalQuantity, goTypeName, integerInRange, quantityError, timeError } from './wire-formats.ts';
 
 /** What checking a value against a schema found. */
 export interface SchemaCheckResult {
@@ -141,10 +141,10 @@ function walk(value: unknown, schema: FieldSchema, place: Place, prune: boolean,
   const struct = schema.definition === undefined ? place.struct : (schema.definition.split('.').at(-1) ?? '');
   if (schema.type === 'array' && schema.items) {
     const items = schema.items;
-    (value as unknown[]).forEach((item, i) => {
+    (value as unknown[]).forEach((_, i) => {
       if (goNulls) zeroNull(value as unknown[], i, items);
       walk((value as unknown[])[i], items, { path: `${path}[${i}]`, struct, goField: place.goField }, prune, out, goNulls);
-      if (isQuantity(items) && typeof item === 'number') (value as unknown[])[i] = String(item);
+      if (isQuantity(items)) (value as unknown[])[i] = storedQuantity((value as unknown[])[i], goNulls);
     });
     return;
   }
@@ -156,8 +156,7 @@ function walk(value: unknown, schema: FieldSchema, place: Place, prune: boolean,
     if (child) {
       if (goNulls && field === undefined) zeroNull(record, key, child);
       walk(record[key], child, { path: join(path, key), struct, goField: field === undefined ? place.goField : join(place.goField, key) }, prune, out, goNulls);
-      // Stored as the text a Go client writes back (Quantity marshals to a string).
-      if (isQuantity(child) && typeof record[key] === 'number') record[key] = String(record[key]);
+      if (isQuantity(child)) record[key] = storedQuantity(record[key], goNulls);
     } else if (!schema.preserveUnknown) {
       out.unknownFields.push(join(path, key));
       if (prune) delete record[key];
@@ -170,9 +169,21 @@ function isQuantity(schema: FieldSchema): boolean {
 }
 
 /**
+ * A quantity as it is stored: as the text a Go client writes back (Quantity marshals to a
+ * string); in a built-in kind (`typed`) as kube-apiserver re-encodes it ("0.5" as "500m"). A
+ * value Go refuses is left as it is (the decode error answers the request).
+ */
+function storedQuantity(value: unknown, typed: boolean): unknown {
+  if (typeof value !== 'number' && typeof value !== 'string') return value;
+  const text = String(value);
+  return typed ? (canonicalQuantity(text) ?? value) : text;
+}
+
+/**
  * Checks `value` against `schema`: collects unknown fields (removing them when `prune`), fields of
  * the wrong JSON type and values their Go type refuses. Mutates `value` when pruning, and turns a
- * quantity given as a JSON number into its text. `rootStruct` names the Go type of the whole value.
+ * quantity given as a JSON number into its text (with `goNulls`, every quantity into the text
+ * kube-apiserver stores for it: "0.5" as "500m"). `rootStruct` names the Go type of the whole value.
  * With `goNulls` (a built-in kind, decoded into Go types), a null list item or map value becomes
  * what Go's decoder makes of it, so validation sees and the store keeps what kube-apiserver would.
  */

@@ -4,6 +4,7 @@
 // Each check answers undefined or the error text Go's decoder gives (without its "json: " framing
 // where the type's own UnmarshalJSON speaks).
 import type { FieldSchema } from './field-schema.ts';
+import { parseQuantity } from './quantity.ts';
 
 const int32Range = [-(2 ** 31), 2 ** 31 - 1] as const;
 
@@ -43,35 +44,15 @@ export function integerInRange(s: FieldSchema, n: number): boolean {
   return n > -(2 ** 63) && n < 2 ** 63;
 }
 
-// k8s.io/apimachinery/pkg/api/resource: the form a quantity's text must have
-// (^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$), and its suffixes. The form is matched in two
-// steps, the number part taken whole first: as one backtracking regular expression, whose two
-// parts both take digits, it took time quadratic in the text (64,000 digits: 4.6 s).
-const quantityNumberForm = /^[+-]?[0-9.]+/;
-const quantitySuffixForm = /^[eEinumkKMGTP]*[-+]?[0-9]*$/;
-const quantityFormText = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-const quantitySuffixes = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei']);
-
-/**
- * The number and suffix of a quantity's text, as the form's two groups take them (the number as
- * long as it can be), or undefined when the text does not have the form.
- */
-function quantityParts(text: string): { number: string; suffix: string } | undefined {
-  const number = quantityNumberForm.exec(text)?.[0];
-  if (number === undefined) return undefined;
-  const suffix = text.slice(number.length);
-  return quantitySuffixForm.test(suffix) ? { number, suffix } : undefined;
-}
-
-/** Why `text` is not a Kubernetes quantity, or undefined when it is. */
+/** Why `text` is not a Kubernetes quantity (apimachinery's error text), or undefined when it is. */
 export function quantityError(text: string): string | undefined {
   // Quantity.UnmarshalJSON trims the text before parsing it.
-  const parts = quantityParts(text.trim());
-  if (parts === undefined) return quantityFormText;
-  const { number, suffix } = parts;
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(number)) return 'unable to parse numeric part of quantity';
-  if (quantitySuffixes.has(suffix) || /^[eE][-+]?\d+$/.test(suffix)) return undefined;
-  return "unable to parse quantity's suffix";
+  return parseQuantity(text.trim()).error;
+}
+
+/** The text kube-apiserver stores for a quantity written as `text` (a JSON number as its text), or undefined when it is none. */
+export function canonicalQuantity(text: string): string | undefined {
+  return parseQuantity(text.trim()).canonical;
 }
 
 // RFC 3339 as Go's time.Parse(time.RFC3339, ...) takes it: fractional seconds allowed, a zone required.
@@ -117,8 +98,8 @@ export function base64Error(text: string): string | undefined {
   return undefined;
 }
 
-const decimalSuffixes: Readonly<Record<string, number>> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
-const binarySuffixes: Readonly<Record<string, number>> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+const decimalScales: Readonly<Record<string, number>> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
+const binaryScales: Readonly<Record<string, number>> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
 
 /**
  * The value of a quantity (in its base unit: cores, bytes), close enough to compare two of them,
@@ -126,8 +107,10 @@ const binarySuffixes: Readonly<Record<string, number>> = { Ki: 2 ** 10, Mi: 2 **
  */
 export function quantityValue(text: string | number): number | undefined {
   if (typeof text === 'number') return text;
-  if (quantityError(text) !== undefined) return undefined;
-  const { number = '', suffix = '' } = quantityParts(text.trim()) ?? {};
-  const scale = decimalSuffixes[suffix] ?? binarySuffixes[suffix] ?? (/^[eE][-+]?\d+$/.test(suffix) ? 10 ** Number(suffix.slice(1)) : undefined);
-  return scale === undefined ? undefined : Number(number) * scale;
+  const canonical = canonicalQuantity(text);
+  if (canonical === undefined) return undefined;
+  // Canonical text, or text the parser kept as written: a plain number, then its suffix.
+  const [, number = '', suffix = ''] = /^([+-]?[0-9]*\.?[0-9]*)(.*)$/.exec(canonical) ?? [];
+  const scale = decimalScales[suffix] ?? binaryScales[suffix] ?? 10 ** Number(suffix.slice(1));
+  return Number(number) * scale;
 }

@@ -10,7 +10,7 @@ const container = { name: 'main', image: 'nginx:1.25', ports: [{ containerPort: 
 const podTemplate = { metadata: { labels }, spec: { containers: [container] } };
 const eventTime = '2026-11-26T10:00:00.000000Z';
 
-/** The fixture of each built-in kind, by `<group>/<kind>` ('' for core). */
+/** The fixture of each built-in kind, by `<group>/<kind>` ('' for core), or `<group>/<version>/<kind>` where the versions differ. */
 const fixtures: Record<string, Json> = {
   '/Namespace': { metadata: { name: 'fixture-ns' } },
   '/ConfigMap': { metadata: { name: 'fixture' }, data: { key: 'value' }, binaryData: { bin: 'aGVsbG8=' } },
@@ -20,6 +20,7 @@ const fixtures: Record<string, Json> = {
   '/Endpoints': { metadata: { name: 'fixture' }, subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ name: 'http', port: 8080 }] }] },
   '/Pod': { metadata: { name: 'fixture', labels }, spec: { containers: [container], restartPolicy: 'Always' } },
   '/Node': { metadata: { name: 'fixture-node' }, spec: { unschedulable: false }, status: { capacity: { cpu: '2', memory: '4Gi' } } },
+  '/Binding': { metadata: { name: 'fixture' }, target: { apiVersion: 'v1', kind: 'Node', name: 'fixture-node' } },
   '/Event': { metadata: { name: 'fixture.1' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'fixture' }, reason: 'Started', message: 'started', type: 'Normal', source: { component: 'fixture' }, count: 1, firstTimestamp: '2026-11-26T10:00:00Z', lastTimestamp: '2026-11-26T10:00:00Z' },
   '/LimitRange': { metadata: { name: 'fixture' }, spec: { limits: [{ type: 'Container', default: { cpu: '500m' }, defaultRequest: { cpu: '100m' }, max: { cpu: '2' } }] } },
   '/ResourceQuota': { metadata: { name: 'fixture' }, spec: { hard: { pods: '10', 'requests.cpu': '4' } } },
@@ -54,11 +55,44 @@ const fixtures: Record<string, Json> = {
   'scheduling/PriorityClass': { metadata: { name: 'fixture' }, value: 1000, description: 'fixture' },
   'node/RuntimeClass': { metadata: { name: 'fixture' }, handler: 'runc', overhead: { podFixed: { cpu: '100m' } } },
   'discovery/EndpointSlice': { metadata: { name: 'fixture' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: true } }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] },
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    metadata: { name: 'fixture' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'fixture' }, minReplicas: 1, maxReplicas: 5,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }, { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } }],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 60, policies: [{ type: 'Percent', value: 50, periodSeconds: 30 }] } },
+    },
+  },
+  'autoscaling/v1/HorizontalPodAutoscaler': { metadata: { name: 'fixture' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'fixture' }, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 70 } },
+  'flowcontrol.apiserver/FlowSchema': {
+    metadata: { name: 'fixture' },
+    spec: { priorityLevelConfiguration: { name: 'fixture' }, matchingPrecedence: 500, distinguisherMethod: { type: 'ByUser' }, rules: [{ subjects: [{ kind: 'Group', group: { name: 'fixture-group' } }], resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], namespaces: ['default'] }] }] },
+  },
+  'flowcontrol.apiserver/v1beta3/PriorityLevelConfiguration': { metadata: { name: 'fixture' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 10, lendablePercent: 20, limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 4, queueLengthLimit: 50 } } } } },
+  'flowcontrol.apiserver/v1beta2/PriorityLevelConfiguration': { metadata: { name: 'fixture' }, spec: { type: 'Limited', limited: { assuredConcurrencyShares: 10, limitResponse: { type: 'Reject' } } } },
+  'apiregistration/APIService': { metadata: { name: 'v1.fixture.example.com' }, spec: { group: 'fixture.example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'fixture', port: 443 }, insecureSkipTLSVerify: true } },
 };
+
+/**
+ * The name an object a test calls `name` is stored under: the name itself, except for an
+ * APIService, whose name must be `<version>.<group>` (its fixture's spec follows the name).
+ */
+export function storedName(decl: ResourceDeclaration, name: string): string {
+  return decl.group === 'apiregistration' && decl.kind === 'APIService' ? `${name}.fixture.example.com` : name;
+}
+
+/** The fixture of a declaration stored under the name a test calls `name` (see storedName). */
+export function fixtureNamed(decl: ResourceDeclaration, name: string): Json {
+  const fixture = fixtureOf(decl) as Json;
+  const stored = storedName(decl, name);
+  if (stored !== name) fixture.spec = { ...(fixture.spec as Json), version: name };
+  return { ...fixture, metadata: { ...(fixture.metadata as Json), name: stored } };
+}
 
 /** A fresh copy of the fixture of a declaration, or undefined if none was written for it. */
 export function fixtureOf(decl: ResourceDeclaration): Json | undefined {
-  const fixture = fixtures[`${decl.group}/${decl.kind}`];
+  // A kind served at two versions of one group has a fixture per version.
+  const fixture = fixtures[`${decl.group}/${decl.version}/${decl.kind}`] ?? fixtures[`${decl.group}/${decl.kind}`];
   return fixture === undefined ? undefined : (structuredClone(fixture) as Json);
 }
 

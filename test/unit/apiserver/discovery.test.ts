@@ -42,8 +42,8 @@ test('/api, /apis and group-version resource lists derive from the declarations 
   assert.deepEqual(api.versions, ['v1']);
   const apis = (await s.client.call('GET', '/apis')).json as { groups: { name: string; preferredVersion: { groupVersion: string } }[] };
   assert.deepEqual(apis.groups.map((g) => g.name).sort(), [
-    'apps', 'batch', 'coordination.orch.dev', 'discovery.orch.dev', 'events.orch.dev', 'networking.orch.dev', 'node.orch.dev', 'policy',
-    'rbac.authorization.orch.dev', 'scheduling.orch.dev', 'storage.orch.dev',
+    'apiregistration.orch.dev', 'apps', 'autoscaling', 'batch', 'coordination.orch.dev', 'discovery.orch.dev', 'events.orch.dev', 'flowcontrol.apiserver.orch.dev',
+    'networking.orch.dev', 'node.orch.dev', 'policy', 'rbac.authorization.orch.dev', 'scheduling.orch.dev', 'storage.orch.dev',
   ]);
   const core = (await s.client.call('GET', '/api/v1')).json as { groupVersion: string; resources: Json[] };
   assert.equal(core.groupVersion, 'v1');
@@ -92,7 +92,8 @@ test('OpenAPI is Kubernetes\' own v1.28 document: equal to it for a group versio
   assert.deepEqual(leases, official('v3/apis__coordination.k8s.io__v1_openapi.json'));
   const core = (await k8s.client.call('GET', '/openapi/v3/api/v1')).json as { paths: Record<string, unknown>; components: { schemas: Record<string, Json> } };
   assert.ok(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/status']);
-  assert.equal(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'], undefined, 'a sub-resource orch does not serve is not offered');
+  assert.ok(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/eviction'], 'a declared sub-resource is offered');
+  assert.equal(core.paths['/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token'], undefined, 'a sub-resource orch does not serve is not offered');
   const described = core.components.schemas['io.k8s.api.core.v1.ResourceRequirements']?.description;
   assert.match(String(described), /ResourceRequirements describes the compute resource requirements/);
   const v2 = (await k8s.client.call('GET', '/openapi/v2')).json as { definitions: Record<string, Json>; paths: Record<string, unknown> };
@@ -254,8 +255,8 @@ test('aggregated discovery: /apis lists every named group, preferred version fir
     shortNames: ['deploy'],
     categories: ['all'],
     subresources: [
-      { subresource: 'status', responseKind: { group: '', version: '', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },
       { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
+      { subresource: 'status', responseKind: { group: '', version: '', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },
     ],
   });
   const lease = doc.items.find((g) => g.metadata.name === 'coordination.orch.dev')?.versions[0]?.resources.find((r) => r.resource === 'leases');
@@ -279,9 +280,10 @@ test('aggregated discovery: /api is the core group alone (name ""), cluster and 
     singularResource: 'namespace',
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['ns'],
+    // By name, as kube-apiserver lists a resource's sub-resources.
     subresources: [
-      { subresource: 'status', responseKind: { group: '', version: '', kind: 'Namespace' }, verbs: ['get', 'patch', 'update'] },
       { subresource: 'finalize', responseKind: { group: '', version: '', kind: 'Namespace' }, verbs: ['update'] },
+      { subresource: 'status', responseKind: { group: '', version: '', kind: 'Namespace' }, verbs: ['get', 'patch', 'update'] },
     ],
   });
   const pods = resources.find((r) => r.resource === 'pods');
@@ -390,7 +392,9 @@ test('kubectl api-resources reads the aggregated document alone (no per-group-ve
   assert.match(stdout, /\nnamespaces\s+ns\s+v1\s+false\s+Namespace\n/);
   assert.match(stdout, /\ndeployments\s+deploy\s+apps\/v1\s+true\s+Deployment\n/);
   assert.match(stdout, /\nleases\s+coordination\.orch\.dev\/v1\s+true\s+Lease\n/);
-  assert.equal(stdout.trim().split('\n').length - 1, new ResourceRegistry('orch.dev').resources.length);
+  // One line per resource of a group, at its preferred version (autoscaling/v1 HPAs are listed as autoscaling/v2's).
+  const resources = new Set(new ResourceRegistry('orch.dev').resources.map((r) => `${r.group}/${r.decl.plural}`));
+  assert.equal(stdout.trim().split('\n').length - 1, resources.size);
 });
 
 test('versions are preferred as Kubernetes orders them: GA, then beta, then alpha, higher first; other shapes last by name', () => {

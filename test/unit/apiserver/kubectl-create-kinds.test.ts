@@ -3,29 +3,19 @@
 // shown by `kubectl get` with upstream's columns; componentstatuses answer read-only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { startTestServer, testToken } from './harness.ts';
+import { existsSync } from 'node:fs';
+import { startTestServer } from './harness.ts';
+import { kubectlPath, kubectlSession } from './kubectl-session.ts';
 
-const kubectlPath = '/usr/bin/kubectl';
-const run = promisify(execFile);
 
 test('kubectl create job, cronjob, ingress, role, priorityclass and pdb work; get shows upstream columns', { skip: !existsSync(kubectlPath) && 'kubectl not installed' }, async (t) => {
   const s = await startTestServer();
-  const dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-kinds-'));
+  const session = kubectlSession(s, 'orch-kubectl-kinds-');
   t.after(async () => {
     await s.close();
-    rmSync(dir, { recursive: true, force: true });
+    session.remove();
   });
-  const kubeconfig = join(dir, 'kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${s.baseUrl}\n    certificate-authority-data: ${Buffer.from(s.tls.cert).toString('base64')}\nusers:\n- name: u\n  user:\n    token: ${testToken}\ncontexts:\n- name: x\n  context: {cluster: c, user: u, namespace: default}\ncurrent-context: x\n`,
-  );
-  const kubectlFull = (...args: string[]) => run(kubectlPath, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { timeout: 20_000 });
+  const kubectlFull = session.full;
   const kubectl = async (...args: string[]) => (await kubectlFull(...args)).stdout;
 
   assert.equal(await kubectl('create', 'job', 'x', '--image=busybox'), 'job.batch/x created\n');

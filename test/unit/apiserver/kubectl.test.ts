@@ -1,28 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { startTestServer, testToken } from './harness.ts';
+import { startTestServer } from './harness.ts';
+import { kubectlPath, kubectlSession } from './kubectl-session.ts';
 
-const kubectlPath = '/usr/bin/kubectl';
-const run = promisify(execFile);
 
 test('kubectl works against a single server: get, create, -o yaml, api-resources, apply, scale, explain', { skip: !existsSync(kubectlPath) && 'kubectl not installed' }, async (t) => {
   const s = await startTestServer();
-  const dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-'));
+  const session = kubectlSession(s, 'orch-kubectl-');
   t.after(async () => {
     await s.close();
-    rmSync(dir, { recursive: true, force: true });
+    session.remove();
   });
-  const kubeconfig = join(dir, 'kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${s.baseUrl}\n    certificate-authority-data: ${Buffer.from(s.tls.cert).toString('base64')}\nusers:\n- name: u\n  user:\n    token: ${testToken}\ncontexts:\n- name: x\n  context: {cluster: c, user: u, namespace: default}\ncurrent-context: x\n`,
-  );
-  const kubectl = async (...args: string[]) => (await run(kubectlPath, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { timeout: 20_000 })).stdout;
+  const { dir } = session;
+  const kubectl = session.run;
   assert.match(await kubectl('get', 'namespaces'), /^NAME\s+STATUS\s+AGE\ndefault\s+Active\s+\d+s\n$/);
   assert.equal(await kubectl('create', 'configmap', 'c1', '--from-literal=a=b'), 'configmap/c1 created\n');
   const yaml = await kubectl('get', 'cm', 'c1', '-o', 'yaml');

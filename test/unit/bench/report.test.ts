@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runClosedLoop, type LoadResult } from '../../../bench/load.ts';
-import { apiStoreLabels, machineRows, pointWarnings, storeRows, targetLines } from '../../../bench/report.ts';
+import { apiRows, apiStoreLabels, machineRows, pointWarnings, storeRows, targetLines } from '../../../bench/report.ts';
 import { makeRow, summarize } from '../../../bench/stats.ts';
 
 function load(opsPerSecond: number, p50Ms: number): LoadResult {
@@ -106,5 +106,19 @@ test("orch's own timings of a write point become rows, and the c=1 commit an inf
   assert.deepEqual(pointWarnings('orch store', [{ concurrency: 1, write: load(100, 5), read: load(300, 1), server }]), []);
   assert.deepEqual(pointWarnings('orch store', [{ concurrency: 1, write: load(100, 5), read: load(300, 1), server: { ...server, dropped: 7 } }]), [
     'orch store c=1: the replicas dropped 7 timing samples; their rows cover the start of the point',
+  ]);
+});
+
+test('a Pod create row sits next to the ConfigMap creates of the same count, with their time ratio as an info line', () => {
+  const all = (result: LoadResult): LoadResult => ({ ...result, ops: 100 });
+  const point = { count: 100, create: all(load(50, 2)), update: all(load(50, 2)), get: all(load(50, 1)), podCreate: all(load(10, 8)), listMs: 5, listedItems: 100, peakMemoryMiB: 100, peakReset: true };
+  const rows = apiRows([{ ...point, create: { ...point.create, elapsedMs: 2000 }, podCreate: { ...point.podCreate, elapsedMs: 5000 } }]);
+  const names = rows.map((r) => r.name);
+  assert.equal(names.indexOf('create 100 pods (3 containers each)'), names.indexOf('create 100 configmaps') + 1);
+  assert.equal(rows.find((r) => r.name === 'create 100 pods (3 containers each)')?.etcd, null, 'no reference: etcd stores no Pods');
+  assert.ok(targetLines(rows).includes('info: create 100 pods (3 containers each) took 2.5x the time of 100 ConfigMap creates (same concurrency)'));
+  assert.deepEqual(pointWarnings('orch api', [{ ...point, podCreate: { ...point.podCreate, ops: 90, errors: 10, firstError: 'boom' } }]), [
+    'orch api pod create n=100: 10 errors (first: boom)',
+    'orch api n=100: only 90 pod creates finished in time',
   ]);
 });

@@ -58,7 +58,9 @@ test('integers outside their Go type are decode errors naming the struct field a
 test('quantities: malformed text is refused with apimachinery\'s messages, numbers become their text', () => {
   assert.equal(quantityError('1Qi'), "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   assert.equal(quantityError('lots'), "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
-  assert.equal(quantityError('1.2.3'), 'unable to parse numeric part of quantity');
+  // Go's scanner stops at the second point and finds no suffix after it: the form is wrong.
+  assert.equal(quantityError('1.2.3'), "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  assert.equal(quantityError('.Ei'), 'unable to parse numeric part of quantity');
   assert.equal(quantityError('1kk'), "unable to parse quantity's suffix");
   for (const ok of ['1', '500m', '1.5Gi', '2e3', '1E', '+3', '.5', ' 1Mi ', '1e-3']) assert.equal(quantityError(ok), undefined, ok);
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: 2, memory: '1Qi' } } }] } };

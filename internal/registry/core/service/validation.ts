@@ -2,6 +2,7 @@ import type { KObject } from '../../schema/declaration.ts';
 import { duplicate, forbidden, invalidShown, invalidValue, notSupported, required, type FieldError } from '../../schema/field-errors.ts';
 import { validateLabels } from '../../schema/metadata-validation.ts';
 import { dns1123Label, dns1123Subdomain, portName } from '../../schema/name-validation.ts';
+import { validateExternalAddresses } from './external-addresses.ts';
 import { goStrings } from './ip-families.ts';
 import { parseIp } from './ip-range.ts';
 import { clusterIpNone, clusterIpsOf, ipFamiliesOf, isHeadless, needsHealthCheck, portsOf, specOf, type ServicePort, type ServiceSpec } from './spec.ts';
@@ -127,9 +128,6 @@ function validateTypeSpecific(spec: ServiceSpec): FieldError[] {
   if (spec.allocateLoadBalancerNodePorts !== undefined && spec.type !== 'LoadBalancer') errors.push(forbidden('spec.allocateLoadBalancerNodePorts', "may only be used when `type` is 'LoadBalancer'"));
   // Upstream names this field without its `spec.` (a quirk kept for clients matching on it).
   if (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts === undefined) errors.push(required('allocateLoadBalancerNodePorts'));
-  if (Array.isArray(spec.loadBalancerSourceRanges) && spec.loadBalancerSourceRanges.length > 0 && spec.type !== 'LoadBalancer') {
-    errors.push(forbidden('spec.LoadBalancerSourceRanges', "may only be used when `type` is 'LoadBalancer'"));
-  }
   return errors;
 }
 
@@ -161,17 +159,14 @@ function validateAffinityAndTraffic(spec: ServiceSpec): FieldError[] {
 /**
  * ValidateService (pkg/apis/core/validation/validation.go, 1.28) for what the registry checks:
  * type, ports, the clusterIP fields, ExternalName, session affinity, traffic policies, selector
- * and external IPs. The health check node port is checked here only for its range; it is
+ * and external addresses. The health check node port is checked here only for its range; it is
  * allocated (or refused) by the Service hooks after validation.
  */
 export function validateService(svc: KObject): FieldError[] {
   const spec = specOf(svc);
   const errors = [...validateTypeSpecific(spec), ...validatePorts(spec)];
   if (spec.selector !== undefined) errors.push(...validateLabels(spec.selector, 'spec.selector'));
-  errors.push(...validateAffinityAndTraffic(spec), ...validateClusterIpFields(spec));
-  for (const [i, ip] of (Array.isArray(spec.externalIPs) ? spec.externalIPs : []).entries()) {
-    if (parseIp(ip) === undefined) errors.push(invalidValue(`spec.externalIPs[${i}]`, ip, ipMessage));
-  }
+  errors.push(...validateAffinityAndTraffic(spec), ...validateClusterIpFields(spec), ...validateExternalAddresses(svc, spec));
   return errors;
 }
 

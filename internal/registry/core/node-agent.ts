@@ -1,0 +1,36 @@
+// The sub-resources a node agent (kubelet) or the pods themselves would serve: pods/log, exec,
+// attach, portforward and proxy, services/proxy, nodes/proxy. orch runs no kubelet and no pods,
+// so nothing stands behind them. They are routed, listed in discovery and check their object
+// as kube-apiserver does (a missing object is a 404, a pod without a node a 400), then answer a
+// 503 ServiceUnavailable that says why. 503, not kube-apiserver's 500 for an unreachable
+// kubelet: the request and its object are fine and nothing in the server failed; what is
+// missing is a backend, which is what 503 says (kube-apiserver answers an unavailable aggregated
+// API or a Service without endpoints the same way), and clients do not read it as a server bug.
+import type { SubresourceDeclaration } from '../schema/declaration.ts';
+import { StatusError } from '../errors/status-error.ts';
+import type { GenericStore } from '../generic/store.ts';
+import type { SubresourceCall, SubresourceStore } from '../generic/subresource-store.ts';
+
+/** 503: no node agent serves `what` (`pods/log`) for the object `subject` (`pod "x"`), and `why`. */
+export function noNodeAgent(what: string, subject: string, why: string): StatusError {
+  return new StatusError(503, 'ServiceUnavailable', `no node agent serves ${what} for ${subject}: ${why}`);
+}
+
+/**
+ * The proxy sub-resource of Services or Nodes (`services/proxy`, `nodes/proxy`): 404 when the
+ * object does not exist, else the 503 saying no node agent answers.
+ */
+export function proxyStore(self: GenericStore, singular: 'service' | 'node'): SubresourceStore {
+  return {
+    async connect(call: SubresourceCall) {
+      await self.get(call.namespace, call.name);
+      const why = singular === 'node' ? 'orch runs no kubelet on any node' : 'orch runs no pods, so no endpoint can answer';
+      throw noNodeAgent(`${self.decl.plural}/proxy`, `${singular} "${call.name}"`, why);
+    },
+  };
+}
+
+/** The declaration of a proxy sub-resource (`services/proxy`, `nodes/proxy`), as discovery lists it. */
+export function proxySubresource(kind: 'ServiceProxyOptions' | 'NodeProxyOptions'): SubresourceDeclaration {
+  return { kind, verbs: ['create', 'delete', 'get', 'patch', 'update'], takesPath: true };
+}
