@@ -3,7 +3,7 @@ import type { Document, Scalar } from 'yaml';
 import { badRequest, StatusError } from '../registry/errors/status-error.ts';
 import { inexactJsonIntegers, numberYamlIntegers, type InexactIntegers } from './inexact-integers.ts';
 import { findDuplicateKeys } from './json-duplicates.ts';
-import { nestsDeeperThan } from './json-depth.ts';
+import { nestsDeeperThan, valueNestsDeeperThan } from './json-depth.ts';
 import { bodyNestingDepthMax, fieldProblemsNamedMax, requestBodyBytesMax, warningCharsMax } from './limits.ts';
 
 /** A readable request body. */
@@ -105,19 +105,39 @@ function findYamlDuplicates(doc: Document, lines: LineCounter): { duplicates: st
   return { duplicates: named.map((key) => `${key.source ?? String(key.value)} (line ${lines.linePos(offset(key)).line})`), count: repeated.length };
 }
 
-/** Decodes YAML 1.1 (as kubectl writes it), noting duplicate keys and integers a double changed; malformed YAML is a 400. */
+/** Decodes YAML 1.1 (as kubectl writes it), noting duplicate keys and integers a double changed; malformed or too deeply nested YAML is a 400. */
 export function decodeYaml(bytes: Buffer): DecodedBody {
-  const text = bytes.toString('utf8');
+  try {
+    const decoded = decodeYamlText(bytes.toString('utf8'));
+    if (valueNestsDeeperThan(decoded.value, bodyNestingDepthMax)) throw yamlTooDeep();
+    return decoded;
+  } catch (err) {
+    // The yaml library's walks recurse: a document nested thousands deep overflows them before any check of ours.
+    if (err instanceof RangeError) throw yamlTooDeep();
+    throw err;
+  }
+}
+
+function yamlTooDeep(): StatusError {
+  return badRequest(`error decoding request body: invalid YAML: exceeded max depth (mappings and sequences nested more than ${bodyNestingDepthMax} deep)`);
+}
+
+function decodeYamlText(text: string): DecodedBody {
   const lines = new LineCounter();
   // Integers as BigInt, so that one a double changes is seen before it is rounded.
   const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, intAsBigInt: true });
   const error = doc.errors[0];
+  // The parser's own recursion ran out of stack: the document nests too deep (RESOURCE_EXHAUSTION).
+  if (error?.code === 'RESOURCE_EXHAUSTION') throw yamlTooDeep();
   if (error !== undefined) throw badRequest(`error decoding request body: invalid YAML: ${error.message.split('\n')[0] ?? ''}`);
   const inexactIntegers = numberYamlIntegers(doc);
   const { duplicates, count } = findYamlDuplicates(doc, lines);
+  let value: unknown;
   try {
-    return { value: doc.toJS({ maxAliasCount: 100 }), duplicates, duplicateCount: count, inexactIntegers };
+    value = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
+    if (err instanceof RangeError) throw err;
     throw badRequest(`error decoding request body: invalid YAML: ${(err as Error).message}`);
   }
+  return { value, duplicates, duplicateCount: count, inexactIntegers };
 }

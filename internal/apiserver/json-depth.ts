@@ -18,3 +18,15 @@ export function nestsDeeperThan(text: string, depthMax: number): boolean {
   }
   return false;
 }
+
+/** Whether a decoded value nests objects and arrays more than `depthMax` deep (iterative: no stack to overflow). */
+export function valueNestsDeeperThan(value: unknown, depthMax: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    const depth = next.depth + 1;
+    if (depth > depthMax) return true;
+    for (const child of Object.values(next.value)) if (typeof child === 'object' && child !== null) pending.push({ value: child, depth });
+  }
+  return false;
+}

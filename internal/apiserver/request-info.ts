@@ -87,7 +87,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   // `watch` reads as kube-apiserver's bool parameters: `true`, `True`, `1`, a bare `?watch`... all watch.
   const watch = watchPath || boolParam(query, 'watch');
   if (watchPath && method !== 'GET' && method !== 'HEAD') return null;
-  const verb = verbOf(method, name !== undefined, watch);
+  // kube-apiserver's proxy sub-resources (pods, services, nodes) serve OPTIONS as any other
+  // method (their ConnectMethods list it), as the `get` of a connection here; elsewhere it is a 405.
+  const verb = method === 'OPTIONS' && subresource === 'proxy' && name !== undefined ? 'get' : verbOf(method, name !== undefined, watch);
   if (verb === null) return null;
   return { kind: 'resource', verb, group, version, resource, ...(namespace === undefined ? {} : { namespace }), ...(name === undefined ? {} : { name }), ...(subresource === undefined ? {} : { subresource }), ...(subpath === undefined ? {} : { subpath }) };
 }

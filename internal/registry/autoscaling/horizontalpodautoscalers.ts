@@ -51,10 +51,13 @@ function asV2(o: KObject): KObject | undefined {
 }
 
 // The status-carrying annotations are the status: a create clears them, and a write of the main
-// resource keeps the stored ones, as kube-apiserver keeps the stored status.
+// resource keeps the stored ones, as kube-apiserver keeps the stored status. Before that, every
+// round-trip annotation of the body is decoded, as kube-apiserver decodes them with the body: one
+// Go cannot decode is the 400 of a bad body, on dry run too and before any validation.
 const statusAnnotations = [metricStatusesAnnotation, conditionsAnnotation];
 
 function prepareV1ForCreate(o: KObject): void {
+  hpaFromV1(o);
   o.status = { currentReplicas: 0, desiredReplicas: 0 };
   const annotations = o.metadata.annotations;
   if (!annotations) return;
@@ -63,6 +66,7 @@ function prepareV1ForCreate(o: KObject): void {
 }
 
 function prepareV1ForUpdate(o: KObject, old: KObject): void {
+  hpaFromV1(o);
   const annotations = { ...(o.metadata.annotations ?? {}) };
   for (const a of statusAnnotations) {
     const kept = old.metadata.annotations?.[a];

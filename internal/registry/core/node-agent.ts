@@ -6,8 +6,9 @@
 // kubelet: the request and its object are fine and nothing in the server failed; what is
 // missing is a backend, which is what 503 says (kube-apiserver answers an unavailable aggregated
 // API or a Service without endpoints the same way), and clients do not read it as a server bug.
-import type { SubresourceDeclaration } from '../schema/declaration.ts';
-import { StatusError } from '../errors/status-error.ts';
+import type { KObject, SubresourceDeclaration } from '../schema/declaration.ts';
+import { badRequest, StatusError } from '../errors/status-error.ts';
+import { field } from '../schema/printers.ts';
 import type { GenericStore } from '../generic/store.ts';
 import type { SubresourceCall, SubresourceStore } from '../generic/subresource-store.ts';
 
@@ -16,16 +17,44 @@ export function noNodeAgent(what: string, subject: string, why: string): StatusE
   return new StatusError(503, 'ServiceUnavailable', `no node agent serves ${what} for ${subject}: ${why}`);
 }
 
+/** What a proxy path names: `name`, `name:port` or `scheme:name:port` (scheme http, https or none). */
+export interface ProxyTarget {
+  readonly name: string;
+  readonly port: string;
+}
+
 /**
- * The proxy sub-resource of Services or Nodes (`services/proxy`, `nodes/proxy`): 404 when the
- * object does not exist, else the 503 saying no node agent answers.
+ * The target of a proxy sub-resource's `{name}` segment, as utilnet.SplitSchemeNamePort reads it;
+ * 400 `invalid <singular> request` when it is none (kube-apiserver's ResourceLocation).
+ */
+export function proxyTarget(id: string, singular: 'pod' | 'service' | 'node'): ProxyTarget {
+  const parts = id.split(':');
+  const [scheme, name, port] = parts.length === 3 ? parts : ['', parts[0] ?? '', parts[1] ?? ''];
+  if (parts.length > 3 || name === '' || !['', 'http', 'https'].includes(scheme ?? '')) throw badRequest(`invalid ${singular} request ${JSON.stringify(id)}`);
+  return { name: name ?? '', port: port ?? '' };
+}
+
+/** A Service's port number asked for by a proxy path must be one of its ports (upstream: 503 otherwise). */
+function checkServicePort(service: KObject, port: string): void {
+  if (!/^[+-]?\d{1,18}$/.test(port)) return;
+  const ports = field(service, 'spec.ports');
+  const number = Number(port);
+  if (Array.isArray(ports) && ports.some((p) => (p as { port?: unknown } | null)?.port === number)) return;
+  throw new StatusError(503, 'ServiceUnavailable', `no service port ${number} found for service ${JSON.stringify(service.metadata.name ?? '')}`);
+}
+
+/**
+ * The proxy sub-resource of Services or Nodes (`services/proxy`, `nodes/proxy`): 400 for a path
+ * naming no target, 404 when the object does not exist, else the 503 saying no node agent answers.
  */
 export function proxyStore(self: GenericStore, singular: 'service' | 'node'): SubresourceStore {
   return {
     async connect(call: SubresourceCall) {
-      await self.get(call.namespace, call.name);
+      const target = proxyTarget(call.name, singular);
+      const object = await self.get(call.namespace, target.name);
+      if (singular === 'service') checkServicePort(object, target.port);
       const why = singular === 'node' ? 'orch runs no kubelet on any node' : 'orch runs no pods, so no endpoint can answer';
-      throw noNodeAgent(`${self.decl.plural}/proxy`, `${singular} "${call.name}"`, why);
+      throw noNodeAgent(`${self.decl.plural}/proxy`, `${singular} "${target.name}"`, why);
     },
   };
 }

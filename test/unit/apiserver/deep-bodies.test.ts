@@ -43,3 +43,15 @@ test('bodies nested 2,000, 10,000 and 100,000 deep are a 400 and nothing is stor
     }
   }
 });
+
+test('a YAML body nested past the limit is a 400 naming the depth, not the stack overflow of a walk', async () => {
+  for (const depth of [bodyNestingDepthMax + 1, 5000]) {
+    const flow = '{a: '.repeat(depth) + '1' + '}'.repeat(depth);
+    const yaml = `apiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: yaml-deep-${depth}\nrevision: 1\ndata: ${flow}\n`;
+    const r = await send('POST', path, yaml, 'application/yaml');
+    assert.equal(r.status, 400, r.text.slice(0, 300));
+    assert.match(r.text, /exceeded max depth/);
+    assert.doesNotMatch(r.text, /call stack/);
+    assert.equal((await s.client.call('GET', `${path}/yaml-deep-${depth}`)).status, 404);
+  }
+});

@@ -8,7 +8,7 @@ import { badRequest } from '../../errors/status-error.ts';
 import type { GenericStore } from '../../generic/store.ts';
 import type { SubresourceCall, SubresourceStore } from '../../generic/subresource-store.ts';
 import { field, text } from '../../schema/printers.ts';
-import { noNodeAgent } from '../node-agent.ts';
+import { noNodeAgent, proxyTarget } from '../node-agent.ts';
 
 /** The names of the pod's init, regular and ephemeral containers, in that order (VisitContainers). */
 function containerNames(pod: KObject): string[] {
@@ -47,9 +47,10 @@ function hasReachableIp(pod: KObject): boolean {
 export function podConnectStore(pods: GenericStore, subresource: 'log' | 'exec' | 'attach' | 'portforward' | 'proxy'): SubresourceStore {
   return {
     async connect(call: SubresourceCall) {
-      const pod = await pods.get(call.namespace, call.name);
+      // pods/proxy names its pod as `name`, `name:port` or `scheme:name:port`.
+      const pod = await pods.get(call.namespace, subresource === 'proxy' ? proxyTarget(call.name, 'pod').name : call.name);
       const what = `pods/${subresource}`;
-      const subject = `pod "${call.name}"`;
+      const subject = `pod "${pod.metadata.name ?? ''}"`;
       if (subresource === 'proxy') {
         if (!hasReachableIp(pod)) throw badRequest('address not allowed');
         throw noNodeAgent(what, subject, `orch runs no pods, so nothing listens at ${text(pod, 'status.podIP')}`);
