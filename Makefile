@@ -5,7 +5,7 @@ SEEDS ?= 10000
 SEED ?=
 NODES ?=
 
-.PHONY: all install build generate test typecheck lint unit sim sim-soak integration e2e run chaos bench clean
+.PHONY: all install build generate vendor-proto test typecheck lint unit sim sim-soak integration e2e run chaos bench clean
 
 all: test
 
@@ -22,6 +22,10 @@ build: install
 ## generate: the built-in kinds' schemas from the vendored v1.28 OpenAPI documents (third_party/kubernetes-api-v1.28).
 generate: install
 	node --import tsx scripts/generate-builtin-schemas.ts
+
+## vendor-proto: Kubernetes' v1.28 .proto files and their licence into proto/ from ../shared/kubernetes-api-v1.28 (SOURCE=dir for another copy).
+vendor-proto: install
+	node --import tsx scripts/vendor-proto.ts $(if $(SOURCE),--source $(SOURCE))
 
 ## test: everything a fresh checkout needs: types, lint, unit, a seeded simulation, integration and e2e.
 test: install typecheck lint

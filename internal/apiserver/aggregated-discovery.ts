@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { ResourceRegistry } from '../registry/resource-registry.ts';
 import { groupVersionResources, servedGroupVersions, type ApiResourceEntry } from './discovery.ts';
+import { encodeProtobuf } from './protobuf/index.ts';
 
 /** The group version kind a resource or sub-resource answers with ('' group and version: its own). */
 interface ResponseKind {
@@ -85,4 +86,14 @@ export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean): 
     cache.set(registry, docs);
   }
   return core ? docs.core : docs.groups;
+}
+
+const protobufCache = new WeakMap<ResourceRegistry, { core?: Buffer; groups?: Buffer }>();
+
+/** aggregatedDiscovery's document in Protobuf, encoded once per registry and document. */
+export function aggregatedDiscoveryProtobuf(registry: ResourceRegistry, core: boolean): Buffer {
+  let encoded = protobufCache.get(registry);
+  if (encoded === undefined) protobufCache.set(registry, (encoded = {}));
+  const key = core ? 'core' : 'groups';
+  return (encoded[key] ??= encodeProtobuf({ ...aggregatedDiscovery(registry, core).document }));
 }

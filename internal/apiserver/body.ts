@@ -5,6 +5,7 @@ import { inexactJsonIntegers, numberYamlIntegers, type InexactIntegers } from '.
 import { findDuplicateKeys } from './json-duplicates.ts';
 import { nestsDeeperThan, valueNestsDeeperThan } from './json-depth.ts';
 import { bodyNestingDepthMax, fieldProblemsNamedMax, requestBodyBytesMax, warningCharsMax } from './limits.ts';
+import { decodeProtobuf } from './protobuf/index.ts';
 
 /** A readable request body. */
 export interface BodySource extends AsyncIterable<unknown> {
@@ -78,6 +79,16 @@ export function decodeJson(bytes: Buffer): DecodedBody {
   }
   const { paths, count } = findDuplicateKeys(text, fieldProblemsNamedMax, warningCharsMax);
   return { value, duplicates: paths, duplicateCount: count, inexactIntegers: inexactJsonIntegers(text) };
+}
+
+/**
+ * Decodes a Protobuf body (`k8s\0` + runtime.Unknown) to its JSON form, apiVersion and kind from
+ * its typeMeta: 400 when malformed, 415 when its kind has no message (decodeProtobuf). The wire
+ * cannot repeat a field the way JSON repeats a key (the last one wins, as in Go), and its integers
+ * are exact: nothing to report of either.
+ */
+export function decodeProtobufBody(bytes: Buffer): DecodedBody {
+  return { value: decodeProtobuf(bytes), duplicates: [], duplicateCount: 0 };
 }
 
 /**

@@ -72,6 +72,14 @@ export function apiVersions(serverAddress: string): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
+/**
+ * `/api` with its apiVersion named: APIVersions is an unversioned kind of the core group, and a
+ * Protobuf body's typeMeta names it `v1` (the JSON answer omits it).
+ */
+export function apiVersionsTyped(serverAddress: string): Record<string, unknown> {
+  return { apiVersion: 'v1', ...apiVersions(serverAddress) };
+}
+
 function groupEntry(name: string, versions: readonly string[]): Record<string, unknown> {
   const list = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
   return { name, versions: list, preferredVersion: list[0] };

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ResourceRegistry } from '../registry/resource-registry.ts';
-import { aggregatedDiscovery } from './aggregated-discovery.ts';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.ts';
+import { aggregatedDiscovery, aggregatedDiscoveryProtobuf } from './aggregated-discovery.ts';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, apiVersionsTyped, versionInfo } from './discovery.ts';
 import { runHealth, type HealthCheck } from './health.ts';
 import type { ApiMetrics } from './metrics.ts';
-import { aggregatedDiscoveryParams, negotiateDiscovery, negotiateResponse } from './negotiation.ts';
+import { aggregatedDiscoveryParams, negotiateDiscovery, negotiateResponse, type EndpointOffers } from './negotiation.ts';
 import type { OpenApiDocuments } from './openapi.ts';
 import type { Responder } from './respond.ts';
 import { pathNotFound, methodNotAllowed } from './handlers/dispatch.ts';
@@ -23,21 +23,34 @@ export interface NonResourceDeps {
  * for a matching If-None-Match, as upstream's aggregated handler), else APIVersions / APIGroupList.
  */
 function serveDiscoveryRoot(deps: NonResourceDeps, core: boolean, headers: IncomingHttpHeaders, out: Responder): void {
-  const { format, aggregated } = negotiateDiscovery(headers.accept);
+  const { format, protobuf, aggregated } = negotiateDiscovery(headers.accept);
   out.options.format = format;
+  out.options.protobuf = protobuf;
   if (!aggregated) {
-    out.send(200, core ? apiVersions(deps.serverAddress) : apiGroupList(deps.registry));
+    // APIVersions is written without an apiVersion in JSON; Protobuf's typeMeta names it v1.
+    out.send(200, core ? (protobuf === undefined ? apiVersions(deps.serverAddress) : apiVersionsTyped(deps.serverAddress)) : apiGroupList(deps.registry));
     return;
   }
   const { document, hash } = aggregatedDiscovery(deps.registry, core);
+  // One ETag whatever the encoding (upstream hashes the JSON form), hence Vary: Accept.
   const caching = { ETag: `"${hash}"`, Vary: 'Accept', 'Cache-Control': 'public' };
   if (headers['if-none-match'] === caching.ETag) {
     out.sendNotModified(caching);
     return;
   }
-  const { mediaType, text } = out.encode(document);
-  out.sendBytes(200, `${mediaType}${aggregatedDiscoveryParams}`, text, caching);
+  if (protobuf !== undefined) {
+    out.sendBytes(200, `${protobuf}${aggregatedDiscoveryParams}`, aggregatedDiscoveryProtobuf(deps.registry, core), caching);
+    return;
+  }
+  const { mediaType, data } = out.encode(document);
+  out.sendBytes(200, `${mediaType}${aggregatedDiscoveryParams}`, data, caching);
 }
+
+/** The group and group-version documents: JSON, YAML or Protobuf, no views (DefaultEndpointRestrictions). */
+const discoveryOffers: EndpointOffers = { views: false, protobuf: () => true };
+
+/** /version and the OpenAPI documents: JSON or YAML only, no views. */
+const textOffers: EndpointOffers = { views: false, protobuf: () => false };
 
 /** The group and group-version documents under `/api` and `/apis`, or undefined. */
 function discovery(deps: NonResourceDeps, parts: readonly string[]): unknown {
@@ -75,7 +88,7 @@ export async function serveNonResource(deps: NonResourceDeps, method: string, pa
   if (first === 'openapi') {
     const doc = deps.openapi.find(path);
     if (doc === undefined) throw pathNotFound();
-    out.options.format = negotiateResponse(accept, deps.registry.apiDomain, false) === 'yaml' ? 'yaml' : 'json';
+    out.options.format = negotiateResponse(accept, deps.registry.apiDomain, textOffers).format === 'yaml' ? 'yaml' : 'json';
     out.send(200, doc);
     return;
   }
@@ -83,8 +96,11 @@ export async function serveNonResource(deps: NonResourceDeps, method: string, pa
     serveDiscoveryRoot(deps, first === 'api', headers, out);
     return;
   }
-  const body = path === '/version' || path === '/version/' ? versionInfo() : first === 'api' || first === 'apis' ? discovery(deps, parts) : undefined;
+  const version = path === '/version' || path === '/version/';
+  const body = version ? versionInfo() : first === 'api' || first === 'apis' ? discovery(deps, parts) : undefined;
   if (body === undefined) throw pathNotFound();
-  out.options.format = negotiateResponse(accept, deps.registry.apiDomain, false);
+  const negotiated = negotiateResponse(accept, deps.registry.apiDomain, version ? textOffers : discoveryOffers);
+  out.options.format = negotiated.format;
+  out.options.protobuf = negotiated.protobuf;
   out.send(200, body);
 }

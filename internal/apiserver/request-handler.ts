@@ -7,6 +7,7 @@ import type { ResourceRegistry, ServedResource } from '../registry/resource-regi
 import { BodyRefusedError, type BodySource } from './body.ts';
 import { authenticate } from './filters/authentication.ts';
 import { dispatchResource, methodNotAllowed, pathNotFound } from './handlers/dispatch.ts';
+import { servesProtobuf } from './handlers/protobuf-served.ts';
 import { checkNamespaceAcceptsObjects, checkNamespaceDeletable } from './handlers/namespace-lifecycle.ts';
 import { requestTimeoutMsMax } from './limits.ts';
 import type { ApiMetrics } from './metrics.ts';
@@ -69,7 +70,9 @@ async function serveResource(
   if (!served.decl.namespaced && resourceInfo.namespace !== undefined) throw pathNotFound();
   const readVerb = info.verb === 'get' || info.verb === 'list';
   const tableVerb = readVerb || info.verb === 'watch';
-  out.options.format = negotiateResponse(req.headers.accept, deps.registry.apiDomain, tableVerb && info.subresource === undefined);
+  const negotiated = negotiateResponse(req.headers.accept, deps.registry.apiDomain, { views: tableVerb && info.subresource === undefined, protobuf: () => servesProtobuf(served, info.subresource) });
+  out.options.format = negotiated.format;
+  out.options.protobuf = negotiated.protobuf;
   out.options.gzip = readVerb && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (info.verb === 'create' && served.decl.namespaced && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
   if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
@@ -120,7 +123,7 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   const method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'https://orch.invalid');
   const query = url.searchParams;
-  const out = new Responder(res, { format: 'json', pretty: prettyOf(query, req.headers['user-agent']), gzip: false });
+  const out = new Responder(res, { format: 'json', pretty: prettyOf(query, req.headers['user-agent']), gzip: false, accept: req.headers.accept });
   let unsubscribe = (): void => undefined;
   const closed = new Promise<void>((resolve) => {
     res.on('close', resolve);

@@ -2,7 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
 import type { StatusError } from '../registry/errors/status-error.ts';
 import { gzipBytesMin, warningCharsMax, warningsMax } from './limits.ts';
-import type { ResponseFormat } from './negotiation.ts';
+import { negotiateError, type ProtobufMediaType, type ResponseFormat } from './negotiation.ts';
+import { encodeProtobuf, type KubeObject } from './protobuf/index.ts';
 
 /** The part of a Node HTTP/1 or HTTP/2 compat response the API uses. */
 export interface RawResponse {
@@ -30,8 +31,12 @@ export function elide(text: string, max = warningCharsMax): string {
 /** How one response is encoded: format, indentation, compression, warnings. */
 export interface ResponseOptions {
   format: ResponseFormat;
+  /** Set when the body is Protobuf (format 'json': the object itself, or 'metadata'): the media type answered. */
+  protobuf?: ProtobufMediaType | undefined;
   pretty: boolean;
   gzip: boolean;
+  /** The request's `Accept`: a Status error is negotiated from it alone (negotiateError). */
+  readonly accept?: string | undefined;
 }
 
 /** Writes API responses: objects in the negotiated format, Status errors, plain text. */
@@ -50,30 +55,42 @@ export class Responder {
     if (this.warnings.length < warningsMax) this.warnings.push(elide(message));
   }
 
-  /** An object in the negotiated format (YAML, else JSON) with its media type, parameters not included. */
-  encode(body: unknown): { readonly mediaType: 'application/json' | 'application/yaml'; readonly text: string } {
-    if (this.options.format === 'yaml') return { mediaType: 'application/yaml', text: stringify(body, { version: '1.1' }) };
-    return { mediaType: 'application/json', text: this.options.pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n` };
+  /**
+   * An object in the negotiated encoding (Protobuf, YAML, else JSON) with its media type, parameters
+   * not included. A Protobuf body names its apiVersion and kind, which have a message once the
+   * negotiation chose Protobuf: encodeProtobuf's StatusError otherwise (406 no message, 500 no
+   * kind) is a bug, answered as any error is.
+   */
+  encode(body: unknown): { readonly mediaType: string; readonly data: string | Buffer } {
+    const protobuf = this.options.protobuf;
+    if (protobuf !== undefined) return { mediaType: protobuf, data: encodeProtobuf(body as KubeObject) };
+    if (this.options.format === 'yaml') return { mediaType: 'application/yaml', data: stringify(body, { version: '1.1' }) };
+    return { mediaType: 'application/json', data: this.options.pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n` };
   }
 
   /** Sends an object in the negotiated format. */
   send(code: number, body: unknown): void {
-    const { mediaType, text } = this.encode(body);
-    this.sendBytes(code, mediaType, text);
+    const { mediaType, data } = this.encode(body);
+    this.sendBytes(code, mediaType, data);
   }
 
-  /** Sends a Status error (JSON, or YAML when YAML was negotiated). */
+  /**
+   * Sends a Status error in the encoding `Accept` prefers among JSON, YAML and Protobuf, whatever
+   * view or resource the request was for (kube's ErrorNegotiated: a Status always has a message).
+   */
   sendError(err: StatusError): void {
     if (this.raw.headersSent) {
       this.raw.end();
       return;
     }
     if (err.details?.retryAfterSeconds !== undefined) this.raw.setHeader('Retry-After', String(err.details.retryAfterSeconds));
-    const format = this.options.format === 'yaml' ? 'yaml' : 'json';
-    const saved = this.options.format;
-    this.options.format = format;
+    const encoding = negotiateError(this.options.accept);
+    const { format, protobuf } = this.options;
+    this.options.format = encoding === 'yaml' ? 'yaml' : 'json';
+    this.options.protobuf = encoding === 'json' || encoding === 'yaml' ? undefined : encoding;
     this.send(err.code, err.toStatus());
-    this.options.format = saved;
+    this.options.format = format;
+    this.options.protobuf = protobuf;
   }
 
   /** Answers `err` for a handler that runs on (its request timed out): whatever it sends later is dropped. */

@@ -2,21 +2,26 @@ import { badRequest, invalid } from '../../registry/errors/status-error.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { toCauses } from '../../registry/schema/field-errors.ts';
 import { checkSchema, missingRequired, objectSchema } from '../../registry/schema/schema-check.ts';
-import { decodeJson, decodeYaml, readBody, type DecodedBody } from '../body.ts';
+import { decodeJson, decodeProtobufBody, decodeYaml, readBody, type DecodedBody } from '../body.ts';
 import { findInexactInteger, inexactIntegerError, withLiteral } from '../inexact-integers.ts';
 import { fieldProblemsNamedMax, warningsMax } from '../limits.ts';
-import { mediaType, unsupportedMediaType } from '../negotiation.ts';
+import { isProtobufBody, mediaType, unsupportedMediaType } from '../negotiation.ts';
 import { elide } from '../respond.ts';
+import { objectBodyMediaTypes, servesProtobuf } from './protobuf-served.ts';
 import { fieldValidationOf, type RequestContext } from './request-context.ts';
 
-const objectMediaTypes = ['application/json', 'application/yaml'];
-
-/** Reads and decodes a JSON or YAML body (POST/PUT); 415 for other types. */
+/**
+ * Reads and decodes a JSON, YAML or Protobuf body (POST/PUT), each to the same JSON form, checked
+ * alike afterwards; 415 for other types, and for Protobuf where the endpoint's kind has no message.
+ */
 export async function readDecodedBody(ctx: RequestContext): Promise<DecodedBody> {
   const type = mediaType(ctx.headers['content-type']);
-  if (type !== '' && type !== 'application/json' && type !== 'application/yaml' && type !== 'text/yaml') throw unsupportedMediaType(type, objectMediaTypes);
+  const protobuf = isProtobufBody(type);
+  const known = type === '' || type === 'application/json' || type === 'application/yaml' || type === 'text/yaml';
+  if (!known && !(protobuf && servesProtobuf(ctx.served, ctx.info.subresource))) throw unsupportedMediaType(type, objectBodyMediaTypes(ctx.served, ctx.info.subresource));
   const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
   if (bytes.length === 0) throw badRequest('the request body is empty: an object is required');
+  if (protobuf) return decodeProtobufBody(bytes);
   return type === 'application/yaml' || type === 'text/yaml' ? decodeYaml(bytes) : decodeJson(bytes);
 }
 

@@ -1,8 +1,8 @@
 import { badRequest, hasStatus } from '../../registry/errors/status-error.ts';
 import { deleteNamespace, type NamespaceStores } from '../../registry/core/namespace-deletion.ts';
 import type { DeleteOptions, ListObject } from '../../registry/generic/store.ts';
-import { decodeJson, decodeYaml, readBody } from '../body.ts';
-import { mediaType } from '../negotiation.ts';
+import { decodeJson, decodeProtobufBody, decodeYaml, readBody } from '../body.ts';
+import { isProtobufBody, mediaType } from '../negotiation.ts';
 import { protectedNamespaces } from './namespace-lifecycle.ts';
 import { sendList, sendObject } from './read.ts';
 import type { RequestContext } from './request-context.ts';
@@ -22,11 +22,16 @@ interface DeleteBody {
   preconditions?: { uid?: unknown; resourceVersion?: unknown };
 }
 
-/** The decoded body of a delete, or undefined when there is none (the query has the options then). */
+/**
+ * The decoded body of a delete, or undefined when there is none (the query has the options then).
+ * DeleteOptions has its message whatever the resource (kube decodes it with meta's own codecs), so
+ * a custom resource's delete takes it in Protobuf too.
+ */
 async function readDeleteBody(ctx: RequestContext): Promise<DeleteBody | undefined> {
   const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
   if (bytes.length === 0) return undefined;
-  const decoded = mediaType(ctx.headers['content-type']) === 'application/yaml' ? decodeYaml(bytes) : decodeJson(bytes);
+  const type = mediaType(ctx.headers['content-type']);
+  const decoded = isProtobufBody(type) ? decodeProtobufBody(bytes) : type === 'application/yaml' ? decodeYaml(bytes) : decodeJson(bytes);
   const value = decoded.value;
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('the body of a delete must be a DeleteOptions object');

@@ -1,4 +1,4 @@
-// Writes a watch's lines to its response only as fast as the client takes them.
+// Writes a watch's lines (JSON) or frames (Protobuf) to its response only as fast as the client takes them.
 import type { RawResponse } from '../respond.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { RawResponse } from '../respond.ts';
 export const watchWritePieceBytes = 64 * 1024;
 
 /**
- * Writes lines to `raw`, waiting after any write the connection did not take whole until the client
+ * Writes lines or frames to `raw`, waiting after any write the connection did not take whole until the client
  * has taken it ('drain'). A write fails (the client is to be dropped) when `giveUp` settles during
  * such a wait, or when the client takes nothing for `stallMs`.
  */
@@ -28,7 +28,7 @@ export class WatchWriter {
     });
   }
 
-  /** Writes one line; false when the client is to be dropped. */
+  /** Writes one line or frame; false when the client is to be dropped. */
   async write(line: string | Buffer): Promise<boolean> {
     const bytes = typeof line === 'string' ? Buffer.from(line) : line;
     for (let start = 0; start < bytes.length;) {
@@ -61,10 +61,19 @@ export class WatchWriter {
   }
 }
 
-/** Where the piece starting at `start` ends: at most watchWritePieceBytes on, never inside a UTF-8 character. */
+/** Utmost continuation bytes (10xxxxxx) after a UTF-8 lead byte. */
+const utf8ContinuationBytesMax = 3;
+
+/**
+ * Where the piece starting at `start` ends: at most watchWritePieceBytes on, never inside a UTF-8
+ * character of a JSON line. A character has at most 3 continuation bytes, so the end moves back
+ * at most that far: a Protobuf frame's binary bytes, which may run on as 10xxxxxx for any length,
+ * still make progress.
+ */
 function pieceEnd(bytes: Buffer, start: number): number {
-  let end = Math.min(start + watchWritePieceBytes, bytes.length);
-  // A continuation byte (10xxxxxx) belongs to the character before it: a client decoding each piece gets whole characters.
-  while (end < bytes.length && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  const limit = Math.min(start + watchWritePieceBytes, bytes.length);
+  let end = limit;
+  // A continuation byte belongs to the character before it: a client decoding each piece gets whole characters.
+  while (end < bytes.length && limit - end < utf8ContinuationBytesMax && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
   return end;
 }

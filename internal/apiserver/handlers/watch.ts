@@ -1,17 +1,23 @@
 import { startWatch, type ApiWatchEvent } from '../../registry/generic/watch.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
+import { encodeProtobufWatchFrame, type KubeObject } from '../protobuf/index.ts';
 import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
 import { watchDeadlineBookmarkLeadMs, watchTimeoutSecondsDefault, watchTimeoutSecondsMax } from '../limits.ts';
 import type { RequestContext } from './request-context.ts';
 import { listOptionsOf } from './request-options.ts';
 import { WatchWriter } from './watch-writer.ts';
 
-/** The event in the negotiated view: objects become one-row Tables (headers only in the first). */
+/**
+ * The event in the negotiated view: objects become one-row Tables (headers only in the first), or
+ * their metadata. A BOOKMARK is metadata too in that view (kube transforms every event's object):
+ * a metadata client decodes each event as PartialObjectMetadata.
+ */
 function viewOf(ctx: RequestContext, ev: ApiWatchEvent, first: boolean): ApiWatchEvent {
   const format = ctx.out.options.format;
-  if (ev.type === 'ERROR' || ev.type === 'BOOKMARK' || format === 'json' || format === 'yaml') return ev;
+  if (ev.type === 'ERROR' || format === 'json' || format === 'yaml') return ev;
   const obj = ev.object as KObject;
   if (format === 'metadata') return { type: ev.type, object: partialMetadata(obj, ctx.apiDomain) };
+  if (ev.type === 'BOOKMARK') return ev;
   const table = toTable(ctx.served.decl, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, { apiDomain: ctx.apiDomain, includeObject: parseIncludeObject(ctx.query.get('includeObject')) });
   if (!first) table.columnDefinitions = [];
   return { type: ev.type, object: table };
@@ -41,8 +47,44 @@ function encodedLine(ev: ApiWatchEvent): Buffer {
   return (byType[ev.type] ??= Buffer.from(`${JSON.stringify(ev)}\n`));
 }
 
+// Likewise a change's Protobuf frame, encoded once for every Protobuf watcher (either media type name).
+const encodedFrames = new WeakMap<object, Partial<Record<ApiWatchEvent['type'], Buffer>>>();
+
+function encodedFrame(ev: ApiWatchEvent): Buffer {
+  let byType = encodedFrames.get(ev.object);
+  if (byType === undefined) encodedFrames.set(ev.object, (byType = {}));
+  return (byType[ev.type] ??= encodeProtobufWatchFrame(ev.type, ev.object as KubeObject));
+}
+
 /**
- * A watch: a chunked stream of `{type, object}` JSON documents, one per line, until the client
+ * How a watch's events are written: JSON lines (kube answers `application/json`, no stream
+ * parameter), or length-prefixed Protobuf frames under `<type>;stream=watch`. Each event is one
+ * write, flushed as it comes.
+ */
+interface EventEncoding {
+  readonly contentType: string;
+  encode(ev: ApiWatchEvent, first: boolean): Buffer;
+}
+
+function eventEncoding(ctx: RequestContext): EventEncoding {
+  const protobuf = ctx.out.options.protobuf;
+  const plain = plainView(ctx);
+  if (protobuf === undefined) {
+    return { contentType: 'application/json', encode: (ev, first) => (plain ? encodedLine(ev) : Buffer.from(`${JSON.stringify(viewOf(ctx, ev, first))}\n`)) };
+  }
+  return {
+    contentType: `${protobuf};stream=watch`,
+    encode: (ev, first) => {
+      if (plain) return encodedFrame(ev);
+      const view = viewOf(ctx, ev, first);
+      return encodeProtobufWatchFrame(view.type, view.object as KubeObject);
+    },
+  };
+}
+
+/**
+ * A watch: a chunked stream of `{type, object}` JSON documents, one per line (or Protobuf frames,
+ * eventEncoding), until the client
  * leaves, `timeoutSeconds` passes or the store ends the watch (an ERROR event). A watch that allows
  * bookmarks gets one shortly before its deadline, as from kube-apiserver.
  *
@@ -74,11 +116,12 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
   const clientLeft = new Promise<void>((resolve) => raw.on('close', resolve));
   const writer = new WatchWriter(raw, Promise.race([watch.givenUp, clientLeft]), ctx.watchStallTimeoutMs);
   let dropped = false;
-  ctx.out.startStream('application/json');
+  const encoding = eventEncoding(ctx);
+  ctx.out.startStream(encoding.contentType);
   try {
     let first = true;
     for await (const ev of watch.events) {
-      dropped = !(await writer.write(plainView(ctx) ? encodedLine(ev) : `${JSON.stringify(viewOf(ctx, ev, first))}\n`));
+      dropped = !(await writer.write(encoding.encode(ev, first)));
       first = false;
       if (dropped || ev.type === 'ERROR') break;
     }

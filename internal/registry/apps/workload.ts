@@ -4,6 +4,7 @@ import { validateLabels } from '../schema/metadata-validation.ts';
 import { defaultPodSpec } from '../core/pods.ts';
 import { validatePodTemplateSpec } from '../core/pod-template.ts';
 import { field } from '../schema/printers.ts';
+import { jsonEqual } from '../../patch/json-value.ts';
 
 /** The `spec` of a workload as a mutable record (created when missing). */
 export function specOf(o: KObject): Record<string, unknown> {
@@ -43,7 +44,5 @@ export function validateWorkload(o: KObject): FieldError[] {
 
 /** apps/v1 selectors may not change after creation. */
 export function validateSelectorImmutable(o: KObject, old: KObject): FieldError[] {
-  const before = JSON.stringify(field(old, 'spec.selector') ?? null);
-  const after = JSON.stringify(field(o, 'spec.selector') ?? null);
-  return before === after ? [] : [immutable('spec.selector', field(o, 'spec.selector'))];
+  return jsonEqual(field(old, 'spec.selector') ?? null, field(o, 'spec.selector') ?? null) ? [] : [immutable('spec.selector', field(o, 'spec.selector'))];
 }

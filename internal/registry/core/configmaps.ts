@@ -2,6 +2,7 @@ import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { forbidden, invalidValue, type FieldError } from '../schema/field-errors.ts';
 import { ageColumn, nameColumn } from '../schema/printers.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
+import { jsonEqual } from '../../patch/json-value.ts';
 
 const keyRe = /^[-._a-zA-Z0-9]+$/;
 
@@ -23,7 +24,7 @@ export function validateImmutableData(obj: KObject, old: KObject, fields: readon
   const errors: FieldError[] = [];
   if (obj.immutable !== true) errors.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
   for (const f of fields) {
-    if (JSON.stringify(obj[f] ?? {}) !== JSON.stringify(old[f] ?? {})) errors.push(forbidden(f, 'field is immutable when `immutable` is set'));
+    if (!jsonEqual(obj[f] ?? {}, old[f] ?? {})) errors.push(forbidden(f, 'field is immutable when `immutable` is set'));
   }
   return errors;
 }

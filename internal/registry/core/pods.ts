@@ -9,6 +9,7 @@ import { validatePodIps } from './pod-ip-validation.ts';
 import { validatePodSpecDetails } from './pod-spec-validation.ts';
 import { validateEphemeralContainers, validateNoEphemeralContainers } from './pod/ephemeral-containers.ts';
 import { podSubresources } from './pod/pod-subresources.ts';
+import { jsonEqual } from '../../patch/json-value.ts';
 
 interface Container {
   name?: string;
@@ -150,8 +151,9 @@ export const pods: ResourceDeclaration = {
     validate: (o) => [...validateContainers(o, 'spec.containers', true), ...validateContainers(o, 'spec.initContainers', false), ...validateEphemeralContainers(o), ...validatePodPolicies(o), ...validatePodSpecDetails(o, 'spec'), ...validatePodIps(o)],
     validateCreate: validateNoEphemeralContainers,
     validateUpdate(o, old) {
-      const strip = (x: KObject) => JSON.stringify({ ...(x.spec as object), containers: containers(x).map((c) => ({ ...c, image: undefined })), activeDeadlineSeconds: undefined, tolerations: undefined });
-      return strip(o) === strip(old) ? [] : [{ type: 'FieldValueForbidden', field: 'spec', message: 'Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)' }];
+      const strip = (x: KObject) => ({ ...(x.spec as object), containers: containers(x).map((c) => ({ ...c, image: null })), activeDeadlineSeconds: null, tolerations: null });
+      // Order-blind: a Protobuf or Go client's body lists fields in another order than the stored object.
+      return jsonEqual(strip(o), strip(old)) ? [] : [{ type: 'FieldValueForbidden', field: 'spec', message: 'Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)' }];
     },
   },
 };

@@ -53,8 +53,14 @@ export class StatusError extends Error {
   /** The Status object sent to the client. */
   toStatus(): StatusObject {
     const base = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason } as const;
-    return this.details === undefined ? { ...base, code: this.code } : { ...base, details: this.details, code: this.code };
+    return this.details === undefined ? { ...base, code: this.code } : { ...base, details: wireDetails(this.details), code: this.code };
   }
+}
+
+/** Details as Go writes them: name, group, kind and uid are omitempty (a core resource's 404 has no `group`). */
+function wireDetails(d: StatusDetails): StatusDetails {
+  if (d.name !== '' && d.group !== '' && d.kind !== '' && d.uid !== '') return d;
+  return Object.fromEntries(Object.entries(d).filter(([k, v]) => !(v === '' && (k === 'name' || k === 'group' || k === 'kind' || k === 'uid')))) as StatusDetails;
 }
 
 function qualified(gr: GroupResource): string {

@@ -4,6 +4,7 @@ import { badRequest, invalid } from '../errors/status-error.ts';
 import { toCauses, type FieldError } from '../schema/field-errors.ts';
 import { validateObjectMeta } from '../schema/metadata-validation.ts';
 import { recordWriteFields } from './managed-fields.ts';
+import { jsonEqual } from '../../patch/json-value.ts';
 
 // Kubernetes' alphabet for generated names: no vowels (no words) and no look-alike characters.
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -68,7 +69,8 @@ export function prepareUpdateMetadata(obj: KObject, old: KObject, decl: Resource
   }
   delete meta.selfLink;
   if (decl.tracksGeneration) {
-    const specChanged = JSON.stringify(obj.spec ?? null) !== JSON.stringify(old.spec ?? null);
+    // Order-blind: a Protobuf or Go client's body lists fields in another order than the stored object.
+    const specChanged = !jsonEqual(obj.spec ?? null, old.spec ?? null);
     meta.generation = (oldMeta.generation ?? 1) + (specChanged ? 1 : 0);
   } else delete meta.generation;
   recordFields(obj, old, decl, ctx);

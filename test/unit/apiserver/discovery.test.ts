@@ -294,12 +294,13 @@ test('aggregated discovery: /api is the core group alone (name ""), cluster and 
   assert.ok(!resources.some((r) => r.resource === 'deployments'));
 });
 
-test('aggregated discovery negotiation: q-values order the offers; v2, protobuf and unknown views fall through to the next; nothing acceptable is 406', async () => {
+test('aggregated discovery negotiation: q-values order the offers; v2 and unknown views fall through to the next; nothing acceptable is 406', async () => {
   const kubectlStyle = `${aggregatedType.replace('v=v2beta1', 'v=v2')},${aggregatedType},application/json;q=0.9`;
   assert.equal((await aggregated('/apis', kubectlStyle)).kind, 'APIGroupDiscoveryList');
-  const protobufFirst = `application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,${aggregatedType};q=0.9,application/json;q=0.8`;
-  assert.equal((await aggregated('/apis', protobufFirst)).kind, 'APIGroupDiscoveryList', 'no Protobuf for it: the JSON offer is next');
-  const protobufThenPlain = await s.client.call('GET', '/apis', { headers: { accept: 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json' } });
+  // The aggregated document in Protobuf: protobuf-negotiation.test.ts.
+  const protobufV2First = `application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,${aggregatedType};q=0.9,application/json;q=0.8`;
+  assert.equal((await aggregated('/apis', protobufV2First)).kind, 'APIGroupDiscoveryList', 'no v2 in v1.28: the v2beta1 JSON offer is next');
+  const protobufThenPlain = await s.client.call('GET', '/apis', { headers: { accept: 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' } });
   assert.equal((protobufThenPlain.json as Json).kind, 'APIGroupList');
   assert.equal(protobufThenPlain.headers['content-type'], 'application/json');
   const plainPreferred = await s.client.call('GET', '/api', { headers: { accept: `application/json,${aggregatedType};q=0.5` } });
@@ -307,7 +308,7 @@ test('aggregated discovery negotiation: q-values order the offers; v2, protobuf 
   assert.equal((await aggregated('/api', `application/json;q=0.5,${aggregatedType}`)).kind, 'APIGroupDiscoveryList');
   const wrongGroup = await s.client.call('GET', '/apis', { headers: { accept: 'application/json;g=meta.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json;as=Table;g=meta.k8s.io;v=v1,application/json;q=0.1' } });
   assert.equal((wrongGroup.json as Json).kind, 'APIGroupList');
-  for (const accept of ['application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList', aggregatedType.replace('v=v2beta1', 'v=v2')]) {
+  for (const accept of ['application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', aggregatedType.replace('v=v2beta1', 'v=v2')]) {
     const refused = await s.client.call('GET', '/apis', { headers: { accept } });
     assert.equal(refused.status, 406, accept);
     assert.equal((refused.json as Json).reason, 'NotAcceptable');
