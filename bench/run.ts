@@ -14,6 +14,7 @@ import { runFailover } from './failover.ts';
 import { benchLimits } from './limits.ts';
 import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
+import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
 import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { takeServerTimings, type ServerTimings } from './server-timings.ts';
@@ -88,6 +89,8 @@ function finish(reason: string): never {
     'api: orch = 3 replicas through the full HTTPS Kubernetes API. There is no API-level reference: the ConfigMap rows carry etcd\'s',
     '  store numbers, so their ratio is orch\'s full API against etcd\'s bare KV. The Pod create rows have no reference either:',
     '  an info line gives their time against the ConfigMap creates of the same count and concurrency.',
+    'protobuf: the same replicas answering in Protobuf and in JSON, the formats alternated: a LIST of the api rows\' Pods and Pod',
+    '  creates; bytes = the body on the wire (no gzip asked), CPU = the 3 replicas\' user+system time from /proc/<pid>/stat.',
     'ratio = orch / etcd. limit = the machine: fsync+RTT for one commit, a bare HTTP/2 server for requests.',
   ].join('\n');
   const notes = [...targetLines(rows), ...warnings, ...failures.map((f) => `phase "${f.phase}" failed: ${f.error}`)];
@@ -167,6 +170,12 @@ if (target !== null) {
     raw['api'] = apiPoints;
     warnings.push(...pointWarnings('orch api', apiPoints));
     if (apiPoints.some((p) => !p.peakReset)) warnings.push('peak RSS could not be reset between counts: it covers the whole run so far');
+  });
+  await phase('orch Protobuf against JSON', async () => {
+    const result = await runProtobufBench(target, protobufBenchOptions(limits));
+    raw['protobuf'] = result;
+    tailRows.push(...protobufRows(result, limits.apiConcurrency));
+    warnings.push(...protobufNotes(result));
   });
   await phase('orch watch fan-out', async () => {
     const result = await runWatchBench(target, { watchers: limits.watchers, writes: limits.watchWrites, connectMsMax: 30_000, settleMs: 10_000 });

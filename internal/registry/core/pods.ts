@@ -10,6 +10,7 @@ import { validatePodSpecDetails } from './pod-spec-validation.ts';
 import { validateEphemeralContainers, validateNoEphemeralContainers } from './pod/ephemeral-containers.ts';
 import { podSubresources } from './pod/pod-subresources.ts';
 import { jsonEqual } from '../../patch/json-value.ts';
+import { defaultPodOnly, defaultPodSpecParts } from './pod-defaults.ts';
 
 interface Container {
   name?: string;
@@ -101,6 +102,7 @@ export function defaultPodSpec(spec: Record<string, unknown>): void {
       if (Array.isArray(c.ports)) for (const port of c.ports) if (typeof port === 'object' && port !== null) port.protocol ??= 'TCP';
     }
   }
+  defaultPodSpecParts(spec);
 }
 
 /** Pods (core/v1): containers to run; status written by the node agent through `pods/status`. */
@@ -146,7 +148,9 @@ export const pods: ResourceDeclaration = {
       o.status = { phase: 'Pending', qosClass: 'BestEffort' };
     },
     applyDefaults(o) {
-      defaultPodSpec((o.spec ??= {}) as Record<string, unknown>);
+      const spec = (o.spec ??= {}) as Record<string, unknown>;
+      defaultPodSpec(spec);
+      defaultPodOnly(spec);
     },
     validate: (o) => [...validateContainers(o, 'spec.containers', true), ...validateContainers(o, 'spec.initContainers', false), ...validateEphemeralContainers(o), ...validatePodPolicies(o), ...validatePodSpecDetails(o, 'spec'), ...validatePodIps(o)],
     validateCreate: validateNoEphemeralContainers,

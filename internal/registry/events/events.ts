@@ -1,5 +1,5 @@
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import { forbidden, immutable, invalidValue, required, type FieldError } from '../schema/field-errors.ts';
+import { immutable, invalidValue, required, type FieldError } from '../schema/field-errors.ts';
 import { stableStringify } from '../generic/stable-json.ts';
 import { text } from '../schema/printers.ts';
 import { objectMetaFieldLabels, textLabel } from '../schema/field-labels.ts';
@@ -17,8 +17,6 @@ function coreForm(event: KObject): KObject {
   return core;
 }
 
-const deprecatedFields = ['deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp', 'deprecatedCount'];
-
 function validate(o: KObject): FieldError[] {
   const errors: FieldError[] = [];
   for (const f of ['reportingController', 'reportingInstance', 'action', 'reason']) if (!text(o, f)) errors.push(required(f));
@@ -26,7 +24,13 @@ function validate(o: KObject): FieldError[] {
   const type = text(o, 'type');
   // kube-apiserver 1.28 (ValidateEventCreate) reports an Invalid with an empty value and the type in the message.
   if (type !== 'Normal' && type !== 'Warning') errors.push(invalidValue('type', '', `has invalid value: ${type}`));
-  for (const f of deprecatedFields) if (o[f] !== undefined && o[f] !== null) errors.push(forbidden(f, 'deprecated field must not be set for new events'));
+  // kube-apiserver tests the values, named as the internal type names them: a Go client sends an
+  // empty deprecatedSource (and zero count and times) with every Event, which is "unset".
+  if (goValue(o.deprecatedFirstTimestamp) !== '') errors.push(invalidValue('firstTimestamp', '', 'needs to be unset'));
+  if (goValue(o.deprecatedLastTimestamp) !== '') errors.push(invalidValue('lastTimestamp', '', 'needs to be unset'));
+  if (goValue(o.deprecatedCount) !== '') errors.push(invalidValue('count', '', 'needs to be unset'));
+  const source = o.deprecatedSource as Record<string, unknown> | undefined | null;
+  if (goValue(source?.component) !== '' || goValue(source?.host) !== '') errors.push(invalidValue('source', '', 'needs to be unset'));
   return errors;
 }
 

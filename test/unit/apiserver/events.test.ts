@@ -106,3 +106,15 @@ test('both APIs print an Event in kube-apiserver\'s one table: Last Seen from th
   assert.deepEqual(structuredRow?.slice(1), ['Normal', 'Created', 'pod/p1', '', 'example.com/ctl, ctl-1', 'made it', structuredRow?.[0], 1, 'b-structured']);
   assert.ok(String(structuredRow?.[0]).startsWith(sinceYear(2019)), JSON.stringify(structuredRow));
 });
+
+test("an events.k8s.io/v1 create takes a Go client's empty deprecated fields, and refuses set ones by their internal names", async () => {
+  const goZeros = { ...structured('e-go-zeros'), deprecatedSource: {}, deprecatedCount: 0, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null };
+  const created = await s.client.call('POST', eventsPath, { body: goZeros });
+  assert.equal(created.status, 201, created.text);
+  const set = { ...structured('e-set'), deprecatedSource: { component: 'kubelet' }, deprecatedCount: 2, deprecatedFirstTimestamp: '2026-11-26T10:00:00Z' };
+  const refused = await s.client.call('POST', eventsPath, { body: set });
+  assert.equal(refused.status, 422, refused.text);
+  const causes = ((refused.json as Json).details as { causes: { field: string; message: string }[] }).causes;
+  assert.deepEqual(causes.map((c) => c.field), ['firstTimestamp', 'count', 'source']);
+  assert.ok(causes.every((c) => c.message === 'Invalid value: "": needs to be unset'), JSON.stringify(causes));
+});

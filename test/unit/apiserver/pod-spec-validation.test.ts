@@ -24,10 +24,9 @@ async function causes(spec: Json): Promise<[string, string][]> {
   return ((r.json as Status).details?.causes ?? []).map((c) => [c.field, c.message]);
 }
 
-test('volumes: one source each, unique DNS-label names', async () => {
+test('volumes: one source each (none is an emptyDir, as SetDefaults_Volume makes it), unique DNS-label names', async () => {
   assert.deepEqual(await causes({ volumes: [{ name: 'a', emptyDir: {}, hostPath: { path: '/x' } }, { name: 'b' }, { name: 'c', emptyDir: {} }, { name: 'c', emptyDir: {} }, { name: 'Bad_Name', configMap: { name: 'x' } }] }), [
     ['spec.volumes[0].hostPath', 'Forbidden: may not specify more than 1 volume type'],
-    ['spec.volumes[1]', 'Required value: must specify a volume type'],
     ['spec.volumes[3].name', 'Duplicate value: "c"'],
     ['spec.volumes[4].name', 'Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')'],
   ]);
@@ -72,10 +71,10 @@ test('node affinity operators, topology spread constraints and scheduling gates'
 
 test('a pod template gets the same checks under its path, and a valid spec is stored', async () => {
   const labels = { app: 't' };
-  const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'v' }], tolerations: [{ key: 'k', operator: 'Sometimes' }] } } } };
+  const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'V', emptyDir: {} }], tolerations: [{ key: 'k', operator: 'Sometimes' }] } } } };
   const r = await s.client.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body });
   assert.equal(r.status, 422, r.text);
-  assert.deepEqual((r.json as Status).details?.causes?.map((c) => c.field), ['spec.template.spec.volumes[0]', 'spec.template.spec.tolerations[0].operator']);
+  assert.deepEqual((r.json as Status).details?.causes?.map((c) => c.field), ['spec.template.spec.volumes[0].name', 'spec.template.spec.tolerations[0].operator']);
   const ok = await s.client.call('POST', podPath, {
     body: {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'valid' },
@@ -89,4 +88,43 @@ test('a pod template gets the same checks under its path, and a valid spec is st
     },
   });
   assert.equal(ok.status, 201, ok.text);
+});
+
+test("a Pod gets kube-apiserver's defaults in its probes, handlers, field selectors, volumes and requests; a template only the spec's", async () => {
+  const probe = { httpGet: { port: 80 } };
+  const spec = {
+    containers: [{
+      name: 'c', image: 'i', livenessProbe: probe, lifecycle: { preStop: { httpGet: { port: 81 } } },
+      env: [{ name: 'N', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, { name: 'M', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } }],
+      resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } },
+    }],
+    volumes: [{ name: 'bare' }, { name: 's', secret: { secretName: 'x' } }, { name: 'h', hostPath: { path: '/x' } }, { name: 'p', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } }],
+  };
+  const created = await s.client.call('POST', podPath, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'defaults' }, spec } });
+  assert.equal(created.status, 201, created.text);
+  const got = (created.json as { spec: Json }).spec as { containers: Json[]; volumes: Json[]; enableServiceLinks: boolean };
+  const c = got.containers[0] as Record<string, Json>;
+  assert.deepEqual(c.livenessProbe, { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+  assert.deepEqual((c.lifecycle as Record<string, Json>).preStop, { httpGet: { port: 81, path: '/', scheme: 'HTTP' } });
+  assert.deepEqual(c.env, [
+    { name: 'N', valueFrom: { fieldRef: { fieldPath: 'metadata.name', apiVersion: 'v1' } } },
+    { name: 'M', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '0' } } },
+  ]);
+  assert.deepEqual(c.resources, { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m', memory: '1Gi' } });
+  assert.deepEqual(got.volumes, [
+    { name: 'bare', emptyDir: {} },
+    { name: 's', secret: { secretName: 'x', defaultMode: 420 } },
+    { name: 'h', hostPath: { path: '/x', type: '' } },
+    { name: 'p', projected: { sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 3600 } }], defaultMode: 420 } },
+  ]);
+  assert.equal(got.enableServiceLinks, true);
+  const deployment = await s.client.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body: {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'defaults' },
+    spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i', livenessProbe: probe, resources: { limits: { cpu: '1' } } }] } } },
+  } });
+  assert.equal(deployment.status, 201, deployment.text);
+  const template = ((deployment.json as { spec: { template: { spec: Json } } }).spec.template.spec) as { containers: Json[]; enableServiceLinks?: boolean };
+  assert.equal((template.containers[0] as Record<string, Json>).livenessProbe?.timeoutSeconds, 1);
+  assert.deepEqual((template.containers[0] as Record<string, Json>).resources, { limits: { cpu: '1' } }, 'requests are copied from limits in a Pod only');
+  assert.equal(template.enableServiceLinks, undefined);
 });
