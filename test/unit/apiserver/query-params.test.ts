@@ -196,7 +196,7 @@ describe('DeleteOptions: orphanDependents, propagationPolicy, dryRun; from the b
       await s.client.call('DELETE', `${cmPath}?orphanDependents=true&propagationPolicy=Orphan`),
     ]) {
       const st = expectStatus(res, 422, 'Invalid', message);
-      assert.deepEqual(st.details, { name: '', group: 'meta.k8s.io', kind: 'DeleteOptions', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set', field: 'propagationPolicy' }] });
+      assert.deepEqual(st.details, { group: 'meta.k8s.io', kind: 'DeleteOptions', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set', field: 'propagationPolicy' }] });
     }
     assert.equal((await s.client.call('GET', `${cmPath}/both`)).status, 200, 'nothing deleted');
   });
@@ -316,7 +316,9 @@ describe('JSON patch paths and /version', () => {
         assert.match((res.json as { gitVersion: string }).gitVersion, /^v1\.28\./);
       }
     }
-    assert.equal((await s.client.call('GET', '/version/x', { headers: { authorization: '' } })).status, 401);
-    assert.equal((await s.client.call('GET', '/versions', { headers: { authorization: '' } })).status, 401);
+    // No credential is the anonymous user, whom RBAC's system:public-info-viewer allows /version alone.
+    assert.equal((await s.client.call('GET', '/version/x', { headers: { authorization: '' } })).status, 403);
+    assert.equal((await s.client.call('GET', '/versions', { headers: { authorization: '' } })).status, 403);
+    assert.equal((await s.client.call('GET', '/version', { headers: { authorization: 'Bearer wrong' } })).status, 401, 'an invalid credential is a 401 even where anonymous may read');
   });
 });

@@ -13,6 +13,8 @@ before(async () => {
 after(() => s.close());
 
 const digits = '1'.repeat(200_000);
+// The bounds are not performance measures: the quadratic patterns took minutes on these inputs; they leave room for a loaded CI machine.
+const refusedWithinMs = 30_000;
 
 test('a long malformed quantity is refused at once', async () => {
   const started = Date.now();
@@ -20,7 +22,7 @@ test('a long malformed quantity is refused at once', async () => {
   const r = await s.client.call('POST', '/api/v1/namespaces/default/pods', { body: pod });
   assert.equal(r.status, 400, r.text);
   assert.match((r.json as { message: string }).message, /cannot be handled as a Pod: quantities must match the regular expression/);
-  assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  assert.ok(Date.now() - started < refusedWithinMs, `took ${Date.now() - started} ms`);
 });
 
 test('a long malformed @every schedule is refused at once', async () => {
@@ -31,5 +33,5 @@ test('a long malformed @every schedule is refused at once', async () => {
   };
   const r = await s.client.call('POST', '/apis/batch/v1/namespaces/default/cronjobs', { body: cronJob });
   assert.equal(r.status, 422, r.text);
-  assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  assert.ok(Date.now() - started < refusedWithinMs, `took ${Date.now() - started} ms`);
 });

@@ -49,7 +49,8 @@ test('a quantity megabytes long is canonicalized in linear time', () => {
   assert.equal(parseQuantity(`${long}Ki`).canonical, '1024000000001n');
   assert.equal(parseQuantity(long).canonical, '1000000001n');
   assert.equal(parseQuantity(`${'9'.repeat(2_000_000)}`).canonical, '9'.repeat(2_000_000));
-  assert.ok(performance.now() - started < 2000, `took ${performance.now() - started} ms`);
+  // Not a performance measure: quadratic work on 2,000,000 digits takes hours, linear well under a second; the bound leaves room for a loaded CI machine.
+  assert.ok(performance.now() - started < 30_000, `took ${performance.now() - started} ms`);
 });
 
 test('multiplying digits by a power of two is exact past 2^53', () => {
