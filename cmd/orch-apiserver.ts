@@ -23,11 +23,14 @@ if (plantedBug !== undefined && plantedBug !== '' && plantedBug !== 'stale-reads
   console.error(`orch-apiserver: ORCH_TESTING_PLANTED_BUG="${plantedBug}" is not a known planted bug (stale-reads)`);
   process.exit(2);
 }
+for (const warning of flags.authentication.warnings) log(warning);
 const replica = await startReplica({
   name: flags.name,
   dataDir: flags.dataDir,
   pkiDir: flags.pkiDir ?? join(flags.dataDir, 'pki'),
-  adminToken: ensureAdminToken(flags.adminTokenFile ?? join(flags.dataDir, 'admin-token')),
+  // --admin-token-file: one more token-file entry, orch-admin in system:masters (the file is made when missing).
+  ...(flags.authentication.adminTokenFile === null ? {} : { adminToken: ensureAdminToken(flags.authentication.adminTokenFile) }),
+  authentication: flags.authentication.options,
   api: flags.advertiseAddress,
   peerListen: flags.peerAddress,
   peers: flags.peers,
@@ -39,6 +42,7 @@ const replica = await startReplica({
   snapshotEveryBytes: flags.snapshotEveryBytes,
   snapshotCatchUpEntries: flags.snapshotCatchUpEntries,
   serviceNetwork: flags.serviceNetwork,
+  authorization: flags.authorization,
   ...(plantedBug === 'stale-reads' ? { testingServeConsistentReadsLocally: true } : {}),
   log,
 });

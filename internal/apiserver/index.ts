@@ -1,6 +1,7 @@
 import { createSecureServer, type Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Registry } from 'prom-client';
+import { buildAuthenticator, defaultAuthenticationOptions, systemMasters, type Authentication } from '../authn/index.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import { ResourceRegistry, storeFor, type ServedResource } from '../registry/resource-registry.ts';
@@ -8,6 +9,11 @@ import { StatusError } from '../registry/errors/status-error.ts';
 import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
 import { ensureKubernetesService } from '../registry/core/service/kubernetes-service.ts';
 import { serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
+import { buildAuthorization, type AuthorizationMode } from '../authz/authorization-modes.ts';
+import { RbacIndex } from '../authz/rbac/rbac-index.ts';
+import type { WebhookAuthorizerOptions } from '../authz/webhook/webhook-authorizer.ts';
+import type { StoreAuthorization } from '../registry/authorization/store-authorization.ts';
+import { startRbacPolicy, type RbacPolicy } from '../registry/rbac/rbac-policy.ts';
 import { bootstrapDefaultObjects } from './bootstrap-defaults.ts';
 import type { HealthCheck } from './health.ts';
 import {
@@ -23,8 +29,13 @@ import type { RawResponse } from './respond.ts';
 export interface ApiServerOptions {
   readonly storage: Storage;
   readonly tls: { readonly cert: string; readonly key: string; readonly ca?: string };
-  /** The static bearer token every request but health checks must carry. */
-  readonly adminToken: string;
+  /**
+   * Who requests are (internal/authn's chain, built by the replica from its flags). Without it,
+   * a chain of `adminToken` (user orch-admin in system:masters) and anonymous requests.
+   */
+  readonly authentication?: Authentication;
+  /** A static bearer token of orch-admin (system:masters); only used when `authentication` is absent. */
+  readonly adminToken?: string;
   /** Suffix of the named API groups (`events.<domain>`); default `k8s.io`. */
   readonly apiDomain?: string;
   /** Extra readiness checks (e.g. `raft-quorum`), also run by /healthz. */
@@ -48,6 +59,8 @@ export interface ApiServerOptions {
    * `advertiseHost` and the port it listens on (after the bootstrap namespaces; errors are logged).
    */
   readonly kubernetesService?: { readonly advertiseHost: string };
+  /** `--authorization-mode` and the webhook's options (default: RBAC alone). */
+  readonly authorization?: { readonly modes?: readonly AuthorizationMode[]; readonly webhook?: WebhookAuthorizerOptions };
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -57,12 +70,14 @@ export interface ApiServer {
   readonly registry: ResourceRegistry;
   /** The generic store of every served resource, shared with the controllers. */
   readonly stores: ReadonlyMap<ServedResource, GenericStore>;
+  /** The authorization the server applies (its chain, and this replica's RBAC index). */
+  readonly authorization: StoreAuthorization;
   /** Starts a graceful shutdown: /readyz fails from now on while requests are still served. */
   beginShutdown(): void;
   close(): Promise<void>;
 }
 
-function healthChecks(storage: Storage, extra: Readonly<Record<string, HealthCheck>>, isShuttingDown: () => boolean): Map<string, Map<string, HealthCheck>> {
+function healthChecks(storage: Storage, extra: Readonly<Record<string, HealthCheck>>, isShuttingDown: () => boolean, policy: RbacPolicy): Map<string, Map<string, HealthCheck>> {
   const ping: HealthCheck = () => undefined;
   const store: HealthCheck = async () => {
     await storage.currentRevision();
@@ -71,10 +86,17 @@ function healthChecks(storage: Storage, extra: Readonly<Record<string, HealthChe
     if (isShuttingDown()) throw new Error('the server is shutting down');
   };
   const custom = Object.entries(extra);
+  // As kube-apiserver's: ready once the RBAC index holds the store's objects and the bootstrap policy is in.
+  const informerSync: HealthCheck = () => {
+    if (!policy.informer.synced()) throw new Error('RBAC informers not synced');
+  };
+  const bootstrapRoles: HealthCheck = () => {
+    if (!policy.bootstrapped()) throw new Error('not finished');
+  };
   return new Map([
     ['livez', new Map<string, HealthCheck>([['ping', ping]])],
-    ['readyz', new Map<string, HealthCheck>([['ping', ping], ['store', store], ...custom, ['shutdown', shutdown]])],
-    ['healthz', new Map<string, HealthCheck>([['ping', ping], ['store', store], ...custom])],
+    ['readyz', new Map<string, HealthCheck>([['ping', ping], ['store', store], ...custom, ['informer-sync', informerSync], ['poststarthook/rbac/bootstrap-roles', bootstrapRoles], ['shutdown', shutdown]])],
+    ['healthz', new Map<string, HealthCheck>([['ping', ping], ['store', store], ...custom, ['poststarthook/rbac/bootstrap-roles', bootstrapRoles]])],
   ]);
 }
 
@@ -149,13 +171,36 @@ async function bootstrapKubernetesService(stores: ReadonlyMap<ServedResource, Ge
   }
 }
 
+/**
+ * The authentication of a server given no chain: the admin token (when there is one) as
+ * orch-admin in system:masters, every other request anonymous, as kube-apiserver's defaults are.
+ */
+async function adminTokenAuthentication(adminToken: string | undefined): Promise<Authentication> {
+  const staticTokens = adminToken === undefined ? [] : [{ token: adminToken, user: { username: 'orch-admin', uid: '', groups: [systemMasters], extra: {} } }];
+  return buildAuthenticator({ ...defaultAuthenticationOptions(), staticTokens });
+}
+
 /** Starts the HTTPS (HTTP/2 with HTTP/1.1 fallback) API server. */
 export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer> {
   const registry = new ResourceRegistry(opts.apiDomain ?? 'k8s.io');
   const log = opts.log ?? ((message: string, err?: unknown) => console.error(`apiserver: ${message}`, err ?? ''));
   const network = opts.serviceNetwork ?? serviceNetwork();
-  const stores = new Map(registry.resources.map((r) => [r, storeFor(opts.storage, r, { serviceNetwork: network, log })] as const));
+  // Before the stores: TokenRequest and TokenReview use its token issuer and token authenticator.
+  const authentication = opts.authentication ?? (await adminTokenAuthentication(opts.adminToken));
+  // The index is made empty first: the chain reads it, the stores take the chain, the informer fills it from the stores.
+  const rbacGroup = `rbac.authorization.${registry.apiDomain}`;
+  const index = new RbacIndex(rbacGroup);
+  // RBAC allows nothing until the informer, started once the stores exist, has synced the index.
+  let rbacSynced = (): boolean => false;
+  const chain = buildAuthorization({
+    modes: opts.authorization?.modes ?? ['RBAC'], rbacIndex: index, rbacSynced: () => rbacSynced(),
+    ...(opts.authorization?.webhook ? { webhook: opts.authorization.webhook } : {}),
+  });
+  const authorization: StoreAuthorization = { authorizer: chain.authorizer, ruleResolver: chain.ruleResolver, index, rbacGroup };
+  const stores = new Map(registry.resources.map((r) => [r, storeFor(opts.storage, r, { serviceNetwork: network, log, authorization, serviceAccountTokens: authentication })] as const));
   let shuttingDown = false;
+  const policy = startRbacPolicy({ registry, stores, index, stopped: () => shuttingDown, log });
+  rbacSynced = () => policy.informer.synced();
   // Listeners of requests still running (watches), told when the server closes; each request removes its own.
   const shutdownListeners = new Set<() => void>();
   let inflight = 0;
@@ -165,12 +210,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     registry,
     stores,
     ...(namespaceStores ? { namespaceStores } : {}),
-    adminToken: opts.adminToken,
+    authentication,
+    authorizer: chain.authorizer,
     bodyTimeoutMs: opts.requestBodyTimeoutMs ?? requestBodyTimeoutMsDefault,
     watchStallTimeoutMs: opts.watchStallTimeoutMs ?? watchStallTimeoutMsDefault,
     metrics: new ApiMetrics(opts.metricsRegistry),
     openapi: new OpenApiDocuments(registry),
-    health: healthChecks(opts.storage, opts.healthChecks ?? {}, () => shuttingDown),
+    health: healthChecks(opts.storage, opts.healthChecks ?? {}, () => shuttingDown, policy),
     serverAddress: `${opts.listen.host}:${opts.listen.port}`,
     onShutdown(listener) {
       shutdownListeners.add(listener);
@@ -178,8 +224,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     },
     log,
   };
+  // The client certificate is asked for, never required, and not judged by TLS: the authenticators
+  // verify it against their own CAs (a request-header proxy's is not a user's). `ca` names the
+  // CAs in the certificate request, so that clients (Go's crypto/tls) pick the right certificate.
+  const clientCertificateAuthorities = authentication.clientCertificateAuthorities;
   const server = createSecureServer({
-    cert: opts.tls.cert, key: opts.tls.key, ...(opts.tls.ca ? { ca: opts.tls.ca } : {}), allowHTTP1: true,
+    cert: opts.tls.cert, key: opts.tls.key, allowHTTP1: true,
+    ...(clientCertificateAuthorities.length > 0 ? { ca: [...clientCertificateAuthorities], requestCert: true, rejectUnauthorized: false } : {}),
     settings: { maxConcurrentStreams: http2StreamsPerConnectionMax },
   }, (req, res) => {
     inflight++;
@@ -215,7 +266,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   const advertised = opts.kubernetesService;
   const serviceDone = advertised === undefined ? namespacesDone : namespacesDone.then(() => bootstrapKubernetesService(stores, registry, network, { host: advertised.advertiseHost, port }, () => shuttingDown, log));
   // The default cluster-scoped objects (APF configuration, local APIServices) need no namespace.
-  const done = Promise.all([serviceDone, bootstrapDefaultObjects(stores, registry, () => shuttingDown, log)]);
+  const done = Promise.all([serviceDone, bootstrapDefaultObjects(stores, registry, () => shuttingDown, log), policy.ready]);
   // Wait a little so a healthy store has its namespaces before the first request; never block start.
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, bootstrapWaitMs)))]);
@@ -224,11 +275,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     port,
     registry,
     stores,
+    authorization,
     beginShutdown() {
       shuttingDown = true;
     },
     async close() {
       shuttingDown = true;
+      await policy.stop();
       for (const listener of [...shutdownListeners]) listener();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Let running requests (and the watches just told to stop) finish, then close connections.

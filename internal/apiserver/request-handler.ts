@@ -4,8 +4,13 @@ import { internalError, StatusError } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import type { NamespaceStores } from '../registry/core/namespace-deletion.ts';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
+import type { Authentication } from '../authn/index.ts';
+import type { UserInfo } from '../authn/user-info.ts';
+import type { Authorizer } from '../authz/authorizer.ts';
+import { internalErrorText, PlainInternalError } from '../authz/request-outcome.ts';
 import { BodyRefusedError, type BodySource } from './body.ts';
-import { authenticate } from './filters/authentication.ts';
+import { authenticationFilter, type AuthenticationSource } from './filters/authentication.ts';
+import { runRequestFilters } from './filters/request-filters.ts';
 import { dispatchResource, methodNotAllowed, pathNotFound } from './handlers/dispatch.ts';
 import { servesProtobuf } from './handlers/protobuf-served.ts';
 import { checkNamespaceAcceptsObjects, checkNamespaceDeletable } from './handlers/namespace-lifecycle.ts';
@@ -18,7 +23,7 @@ import { parseRequestInfo, type ResourceRequestInfo } from './request-info.ts';
 import { Responder, type RawResponse } from './respond.ts';
 
 /** The part of a Node HTTP/1 or HTTP/2 compat request the API uses. */
-export interface RawRequest extends BodySource {
+export interface RawRequest extends BodySource, AuthenticationSource {
   readonly method?: string;
   readonly url?: string;
   readonly headers: IncomingHttpHeaders;
@@ -31,7 +36,10 @@ export interface HandlerDeps extends NonResourceDeps {
   readonly registry: ResourceRegistry;
   readonly stores: ReadonlyMap<ServedResource, GenericStore>;
   readonly namespaceStores?: NamespaceStores;
-  readonly adminToken: string;
+  /** Who requests are: the authenticator chain, its CAs and the headers it strips. */
+  readonly authentication: Authentication;
+  /** The authorizer chain every request is asked of (after impersonation). */
+  readonly authorizer: Authorizer;
   /** How long a request body may take to arrive whole. */
   readonly bodyTimeoutMs: number;
   /** How long a watch's client may take no data while events wait for it. */
@@ -62,7 +70,7 @@ function metricLabels(info: ResourceRequestInfo | null, served: ServedResource |
 }
 
 async function serveResource(
-  deps: HandlerDeps, info: ResourceRequestInfo, served: ServedResource | undefined, req: RawRequest, out: Responder, query: URLSearchParams, closed: Promise<void>,
+  deps: HandlerDeps, info: ResourceRequestInfo, served: ServedResource | undefined, req: RawRequest, out: Responder, query: URLSearchParams, closed: Promise<void>, user: UserInfo,
 ): Promise<void> {
   const store = served && deps.stores.get(served);
   if (!served || !store) throw pathNotFound();
@@ -74,10 +82,10 @@ async function serveResource(
   out.options.format = negotiated.format;
   out.options.protobuf = negotiated.protobuf;
   out.options.gzip = readVerb && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  if (info.verb === 'create' && served.decl.namespaced && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
+  if (info.verb === 'create' && served.decl.namespaced && served.decl.ignoresNamespaceLifecycle !== true && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
   if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
   await dispatchResource({
-    info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, watchStallTimeoutMs: deps.watchStallTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed,
+    info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, watchStallTimeoutMs: deps.watchStallTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed, user,
     ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}),
   });
 }
@@ -136,17 +144,23 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     // The deadline is set before authentication, as kube-apiserver's filters run: a `timeout` that
     // is no Go duration is a 400 for anyone. A watch is long-running: `timeoutSeconds` ends it.
     const deadlineMs = parsed?.kind === 'resource' && parsed.verb === 'watch' ? undefined : requestTimeoutMs(query, requestTimeoutMsMax);
-    authenticate(url.pathname, req.headers.authorization, deps.adminToken);
+    await authenticationFilter(deps.authentication, req, (reason) => deps.log(`unable to authenticate the request: ${reason}`));
+    const user = await runRequestFilters(deps, { headers: req.headers, ...(req.rawHeaders ? { rawHeaders: req.rawHeaders } : {}), method, query, info: parsed });
     if (parsed === null) throw methodNotAllowed();
     let work: Promise<void>;
     if (parsed.kind === 'non-resource') work = serveNonResource(deps, method, url.pathname, query, req.headers, out);
     else {
       info = parsed;
       served = deps.registry.find(parsed.group, parsed.version, parsed.resource);
-      work = serveResource(deps, parsed, served, req, out, query, closed);
+      work = serveResource(deps, parsed, served, req, out, query, closed, user);
     }
     await (deadlineMs === undefined ? work : withinDeadline(deps, work, deadlineMs, req, out, res));
   } catch (err) {
+    // kube's filters answer an authorizer's failure as Go's http.Error does: plain text, not a Status.
+    if (err instanceof PlainInternalError) {
+      out.sendText(500, internalErrorText(req.url ?? '/', err));
+      return;
+    }
     if (!(err instanceof StatusError)) deps.log(`unexpected error serving ${method} ${url.pathname}`, err);
     if (err instanceof BodyRefusedError) endExchangeAfterAnswer(res);
     out.sendError(err instanceof StatusError ? err : internalError('an unexpected error happened; see the server log'));

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import type { CertificateAndKey } from '../certificates/index.ts';
 
 /** One replica's API endpoint as it appears in a kubeconfig. */
 export interface KubeconfigReplica {
@@ -7,18 +8,19 @@ export interface KubeconfigReplica {
   readonly server: string;
 }
 
-/** What a kubeconfig for a local cluster needs: the CA that signed the serving certs and the admin token. */
+/** What a kubeconfig for a local cluster needs: the CA that signed the serving certs and the admin's client certificate. */
 export interface KubeconfigOptions {
   readonly replicas: readonly KubeconfigReplica[];
   readonly caPem: string;
-  readonly adminToken: string;
+  readonly adminClient: CertificateAndKey;
   /** Defaults to the first replica. */
   readonly currentContext?: string;
 }
 
 /**
  * Renders a kubeconfig with one cluster and one context per replica (so kubectl can target any
- * of them with `--context`) and a single admin user holding the static bearer token.
+ * of them with `--context`) and a single admin user holding its client certificate (CN orch-admin,
+ * O system:masters) and key.
  */
 export function renderKubeconfig(options: KubeconfigOptions): string {
   const caData = Buffer.from(options.caPem).toString('base64');
@@ -32,7 +34,13 @@ export function renderKubeconfig(options: KubeconfigOptions): string {
       name: r.name,
       cluster: { server: r.server, 'certificate-authority-data': caData },
     })),
-    users: [{ name: 'orch-admin', user: { token: options.adminToken } }],
+    users: [{
+      name: 'orch-admin',
+      user: {
+        'client-certificate-data': Buffer.from(options.adminClient.cert).toString('base64'),
+        'client-key-data': Buffer.from(options.adminClient.key).toString('base64'),
+      },
+    }],
     contexts: options.replicas.map((r) => ({
       name: r.name,
       context: { cluster: r.name, user: 'orch-admin', namespace: 'default' },

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureAdminToken } from './admin-token.ts';
+import { ensureClusterCredentials, serviceAccountIssuer } from './cluster-credentials.ts';
+import type { CertificateAndKey } from '../certificates/index.ts';
 import { renderKubeconfig } from './kubeconfig.ts';
 import { spawnReplica, type ReplicaOutput, type ReplicaSpec } from './replica-process.ts';
 import { PortsInUseError, portsInUse } from './ports-in-use.ts';
@@ -41,7 +42,12 @@ export interface LocalReplica {
 export interface LocalCluster {
   readonly replicas: readonly LocalReplica[];
   readonly caPem: string;
+  /** The static admin bearer token (--token-auth-file: orch-admin in system:masters). */
   readonly adminToken: string;
+  /** The admin's client certificate (CN orch-admin, O system:masters), the kubeconfig's user. */
+  readonly adminClient: CertificateAndKey;
+  /** The service-account signing key file every replica shares, and the issuer it signs as. */
+  readonly serviceAccount: { readonly signingKeyFile: string; readonly keyFile: string; readonly issuer: string };
   readonly kubeconfigPath: string;
   /** Sends `signal` to one replica (SIGKILL, SIGSTOP, SIGCONT, SIGTERM). */
   signal(name: string, signal: NodeJS.Signals): void;
@@ -58,7 +64,10 @@ export function replicaNames(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `orch-${i + 1}`);
 }
 
-/** Creates (or reuses) the PKI, token and kubeconfig under `dataDir`, then starts every replica. */
+/**
+ * Creates (or reuses) the PKI, the shared credentials (admin client certificate, token file,
+ * service-account keys) and the kubeconfig under `dataDir`, then starts every replica.
+ */
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
   const names = replicaNames(options.apiPorts.length);
   if (options.peerPorts.length !== names.length) throw new Error('one peer port per API port is needed');
@@ -69,8 +78,15 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   mkdirSync(options.dataDir, { recursive: true });
   const pkiDir = join(options.dataDir, 'pki');
   const pki = await ensureClusterPki(pkiDir, names);
-  const adminTokenFile = join(options.dataDir, 'admin-token');
-  const adminToken = ensureAdminToken(adminTokenFile);
+  const credentials = await ensureClusterCredentials(options.dataDir, pki);
+  const adminToken = credentials.adminToken;
+  const authentication = {
+    clientCaFile: join(pkiDir, 'ca.crt'),
+    tokenAuthFile: credentials.tokenAuthFile,
+    serviceAccountKeyFile: credentials.serviceAccountKeyFile,
+    serviceAccountSigningKeyFile: credentials.serviceAccountSigningKeyFile,
+    serviceAccountIssuer,
+  };
   const peers = Object.fromEntries(names.map((n, i) => [n, `${options.host}:${options.peerPorts[i]}`]));
   const replicas: LocalReplica[] = names.map((name, i) => {
     const apiAddress = `${options.host}:${options.apiPorts[i]}`;
@@ -78,7 +94,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       name,
       dataDir: join(options.dataDir, name),
       pkiDir,
-      adminTokenFile,
+      authentication,
       apiAddress,
       peerAddress: peers[name] ?? '',
       peers: peersSeenBy(name, peers, options.peerAddressFor),
@@ -88,7 +104,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   });
   writeFileSync(
     options.kubeconfigPath,
-    renderKubeconfig({ replicas: replicas.map((r) => ({ name: r.spec.name, server: r.apiUrl })), caPem: pki.ca.cert, adminToken }),
+    renderKubeconfig({ replicas: replicas.map((r) => ({ name: r.spec.name, server: r.apiUrl })), caPem: pki.ca.cert, adminClient: credentials.adminClient }),
     { mode: 0o600 },
   );
   const byName = (name: string): LocalReplica => {
@@ -114,6 +130,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     replicas,
     caPem: pki.ca.cert,
     adminToken,
+    adminClient: credentials.adminClient,
+    serviceAccount: { signingKeyFile: credentials.serviceAccountSigningKeyFile, keyFile: credentials.serviceAccountKeyFile, issuer: serviceAccountIssuer },
     kubeconfigPath: options.kubeconfigPath,
     signal(name, signal) {
       byName(name).process?.kill(signal);

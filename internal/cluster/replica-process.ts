@@ -7,7 +7,8 @@ export interface ReplicaSpec {
   readonly name: string;
   readonly dataDir: string;
   readonly pkiDir: string;
-  readonly adminTokenFile: string;
+  /** The authentication flags every replica of the cluster shares (cluster-credentials.ts). */
+  readonly authentication: ReplicaAuthenticationFiles;
   /** host:port of the HTTPS API. */
   readonly apiAddress: string;
   /** host:port of the Raft peer transport. */
@@ -15,6 +16,17 @@ export interface ReplicaSpec {
   /** name -> host:port of every replica's peer transport, itself included. */
   readonly peers: Readonly<Record<string, string>>;
   readonly extraArgs?: readonly string[];
+}
+
+/** The files of a cluster's authentication flags. */
+export interface ReplicaAuthenticationFiles {
+  /** --client-ca-file: the cluster CA, which signed the admin's client certificate. */
+  readonly clientCaFile: string;
+  /** --token-auth-file: the static admin token. */
+  readonly tokenAuthFile: string;
+  readonly serviceAccountKeyFile: string;
+  readonly serviceAccountSigningKeyFile: string;
+  readonly serviceAccountIssuer: string;
 }
 
 /** How a replica's output is shown: prefixed with its name on our stdio, or dropped. */
@@ -30,7 +42,11 @@ export function replicaArgs(spec: ReplicaSpec): string[] {
     '--name', spec.name,
     '--data-dir', spec.dataDir,
     '--pki-dir', spec.pkiDir,
-    '--admin-token-file', spec.adminTokenFile,
+    '--client-ca-file', spec.authentication.clientCaFile,
+    '--token-auth-file', spec.authentication.tokenAuthFile,
+    '--service-account-key-file', spec.authentication.serviceAccountKeyFile,
+    '--service-account-signing-key-file', spec.authentication.serviceAccountSigningKeyFile,
+    '--service-account-issuer', spec.authentication.serviceAccountIssuer,
     '--advertise-address', spec.apiAddress,
     '--peer-address', spec.peerAddress,
     '--peers', peers,

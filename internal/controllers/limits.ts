@@ -30,3 +30,9 @@ export const disruptionBatchMs = 200;
  * healthy) before the controller gives up on its deletion and drops it (upstream's DeletionTimeout).
  */
 export const disruptedPodTimeoutMs = 2 * 60_000;
+
+/** ClusterRole aggregation: full resync period (aggregated roles recomputed even without events). */
+export const clusterRoleAggregationResyncMs = 30_000;
+
+/** ClusterRole aggregation: how long ClusterRole events gather before a pass (bootstrap writes dozens at once). */
+export const clusterRoleAggregationBatchMs = 100;

@@ -19,6 +19,9 @@ import { proxyStore } from './core/node-agent.ts';
 import type { SubresourceStore } from './generic/subresource-store.ts';
 import { secrets } from './core/secrets.ts';
 import { serviceaccounts } from './core/serviceaccounts.ts';
+import type { ServiceAccountTokens } from './core/serviceaccount/service-account-tokens.ts';
+import { serviceAccountSubresourceStores } from './core/serviceaccount/token-subresource.ts';
+import { TokenReviewStore, tokenreviews } from './authentication/tokenreviews.ts';
 import { services } from './core/services.ts';
 import { eventsV1 } from './events/events.ts';
 import { horizontalpodautoscalers, horizontalpodautoscalersV1 } from './autoscaling/horizontalpodautoscalers.ts';
@@ -52,6 +55,11 @@ import { csistoragecapacities } from './storage/csistoragecapacities.ts';
 import { storageclasses } from './storage/storageclasses.ts';
 import { volumeattachments } from './storage/volumeattachments.ts';
 import type { Storage } from '../storage/storage.ts';
+import { localsubjectaccessreviews, localSubjectAccessReviewKind, selfsubjectaccessreviews, selfSubjectAccessReviewKind, selfsubjectrulesreviews, selfSubjectRulesReviewKind, subjectaccessreviews, subjectAccessReviewKind } from './authorization/access-reviews.ts';
+import { ReviewStore, type ReviewKind } from './authorization/review-store.ts';
+import type { StoreAuthorization } from './authorization/store-authorization.ts';
+import { selfsubjectreviews, selfSubjectReviewKind, selfsubjectreviewsV1beta1 } from './authentication/selfsubjectreviews.ts';
+import { bindingEscalationHooks, roleEscalationHooks } from './rbac/escalation-hooks.ts';
 import type { ResourceDeclaration } from './schema/declaration.ts';
 
 /** Every built-in resource declaration, in discovery order. */
@@ -70,34 +78,61 @@ export const builtinDeclarations: readonly ResourceDeclaration[] = [
   priorityclasses, runtimeclasses, endpointslices,
   flowschemas, flowschemasV1beta2, prioritylevelconfigurations, prioritylevelconfigurationsV1beta2,
   apiservices,
+  selfsubjectreviews, selfsubjectreviewsV1beta1,
+  tokenreviews,
+  subjectaccessreviews, localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectrulesreviews,
 ];
 
-/** Resources whose store is their own rather than the generic one (as kube-apiserver overrides a resource's storage). */
-const ownStores: ReadonlyMap<ResourceDeclaration, new (storage: Storage, served: ServedResource) => GenericStore> = new Map<ResourceDeclaration, new (storage: Storage, served: ServedResource) => GenericStore>([[componentstatuses, ComponentStatusStore], [bindings, BindingStore]]);
-
-/** What some resources' stores need besides storage: the cluster's Service network, a log for side effects that fail. */
+/** What some resources' stores need besides storage: the cluster's Service network, a log for side effects that fail, the server's authorization. */
 export interface StoreDeps {
   readonly serviceNetwork: ServiceNetwork;
   readonly log: (message: string, err?: unknown) => void;
+  /** Absent: RBAC writes are not checked for escalation and access reviews answer 500 (stores built outside a server). */
+  readonly authorization?: StoreAuthorization;
+  /** The server's token issuer and authenticator (TokenRequest, TokenReview); absent: neither is answered. */
+  readonly serviceAccountTokens?: ServiceAccountTokens;
 }
+
+type OwnStore = (storage: Storage, served: ServedResource, deps: StoreDeps) => GenericStore;
+
+const reviewStore = (kind: ReviewKind): OwnStore => (storage, served, deps) => new ReviewStore(storage, served, kind, deps.authorization);
+
+/** Resources whose store is their own rather than the generic one (as kube-apiserver overrides a resource's storage). */
+const ownStores: ReadonlyMap<ResourceDeclaration, OwnStore> = new Map<ResourceDeclaration, OwnStore>([
+  [componentstatuses, (storage, served) => new ComponentStatusStore(storage, served)],
+  [bindings, (storage, served) => new BindingStore(storage, served)],
+  [subjectaccessreviews, reviewStore(subjectAccessReviewKind)],
+  [localsubjectaccessreviews, reviewStore(localSubjectAccessReviewKind)],
+  [selfsubjectaccessreviews, reviewStore(selfSubjectAccessReviewKind)],
+  [selfsubjectrulesreviews, reviewStore(selfSubjectRulesReviewKind)],
+  [selfsubjectreviews, reviewStore(selfSubjectReviewKind)],
+  [selfsubjectreviewsV1beta1, reviewStore(selfSubjectReviewKind)],
+  [tokenreviews, (storage, served, deps) => new TokenReviewStore(storage, served, deps.serviceAccountTokens)],
+]);
 
 /** Resources with side effects outside their own key, through the generic store's hooks (kube-apiserver's BeginCreate and friends). */
 const writeHooks: ReadonlyMap<ResourceDeclaration, (storage: Storage, deps: StoreDeps) => WriteHooks> = new Map([
   [services, (storage: Storage, deps: StoreDeps) => serviceWriteHooks({ storage, network: deps.serviceNetwork, log: deps.log })],
+  [roles, (_storage: Storage, deps: StoreDeps) => (deps.authorization ? roleEscalationHooks('Role', deps.authorization) : {})],
+  [clusterroles, (_storage: Storage, deps: StoreDeps) => (deps.authorization ? roleEscalationHooks('ClusterRole', deps.authorization) : {})],
+  [rolebindings, (_storage: Storage, deps: StoreDeps) => (deps.authorization ? bindingEscalationHooks('RoleBinding', deps.authorization) : {})],
+  [clusterrolebindings, (_storage: Storage, deps: StoreDeps) => (deps.authorization ? bindingEscalationHooks('ClusterRoleBinding', deps.authorization) : {})],
 ]);
 
 /** The behaviour of the kinds' own sub-resources that are not views (each declared in its Subresources.more), made on the kind's store. */
-const subresourceStores: ReadonlyMap<ResourceDeclaration, (self: GenericStore) => Readonly<Record<string, SubresourceStore>>> = new Map([
+const subresourceStores: ReadonlyMap<ResourceDeclaration, (self: GenericStore, deps: StoreDeps) => Readonly<Record<string, SubresourceStore>>> = new Map([
   [pods, podSubresourceStores],
+  [serviceaccounts, (self: GenericStore, deps: StoreDeps) => serviceAccountSubresourceStores(self, deps.serviceAccountTokens)],
   [services, (self: GenericStore) => ({ proxy: proxyStore(self, 'service') })],
   [nodes, (self: GenericStore) => ({ proxy: proxyStore(self, 'node') })],
 ]);
 
 /** The store of a served resource over `storage`: its own where it has one, else the generic store (with the resource's hooks and sub-resources). */
 export function storeFor(storage: Storage, served: ServedResource, deps: StoreDeps = { serviceNetwork: serviceNetwork(), log: () => undefined }): GenericStore {
-  const Own = ownStores.get(served.decl);
-  if (Own !== undefined) return new Own(storage, served);
-  return new GenericStore(storage, served, writeHooks.get(served.decl)?.(storage, deps), subresourceStores.get(served.decl));
+  const own = ownStores.get(served.decl);
+  if (own !== undefined) return own(storage, served, deps);
+  const subresources = subresourceStores.get(served.decl);
+  return new GenericStore(storage, served, writeHooks.get(served.decl)?.(storage, deps), subresources && ((self) => subresources(self, deps)));
 }
 
 /** A declaration placed under its served API group name (which depends on the domain). */

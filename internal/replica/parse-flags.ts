@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { authenticationFlagOptions, normalizeBooleanFlags, parseAuthenticationFlags, type AuthenticationFlags } from './authentication-flags.ts';
+import { authorizationFlagOptions, parseAuthorizationFlags, type AuthorizationFlags } from './authorization-flags.ts';
 import { defaultServiceClusterIpRange, defaultServiceNodePortRange, serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
 
 /** The replica's command-line flags after validation. */
@@ -6,7 +8,6 @@ export interface ReplicaFlags {
   readonly name: string;
   readonly dataDir: string;
   readonly pkiDir: string | null;
-  readonly adminTokenFile: string | null;
   readonly advertiseAddress: { readonly host: string; readonly port: number };
   readonly peerAddress: string;
   readonly peers: Readonly<Record<string, string>>;
@@ -21,6 +22,10 @@ export interface ReplicaFlags {
   readonly snapshotCatchUpEntries: number | undefined;
   /** Where Services get cluster IPs (--service-cluster-ip-range) and node ports (--service-node-port-range). */
   readonly serviceNetwork: ServiceNetwork;
+  /** --authorization-mode and the --authorization-webhook-* flags. */
+  readonly authorization: AuthorizationFlags;
+  /** --client-ca-file, --token-auth-file, --service-account-*, --oidc-*, --requestheader-*, --anonymous-auth, --admin-token-file ... */
+  readonly authentication: AuthenticationFlags;
 }
 
 /** A flag that cannot be used; the message names it and says what is expected. */
@@ -94,12 +99,11 @@ function parseServiceNetwork(clusterIpRange: string, nodePortRange: string): Ser
 /** Parses and validates the flags of cmd/orch-apiserver. Throws FlagError with a usable message. */
 export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
   const { values } = parseArgs({
-    args: [...argv],
+    args: normalizeBooleanFlags(argv),
     options: {
       name: { type: 'string' },
       'data-dir': { type: 'string' },
       'pki-dir': { type: 'string' },
-      'admin-token-file': { type: 'string' },
       'advertise-address': { type: 'string', default: '127.0.0.1:6443' },
       'peer-address': { type: 'string', default: '127.0.0.1:6543' },
       peers: { type: 'string' },
@@ -113,6 +117,8 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       'snapshot-catch-up-entries': { type: 'string' },
       'service-cluster-ip-range': { type: 'string', default: defaultServiceClusterIpRange },
       'service-node-port-range': { type: 'string', default: defaultServiceNodePortRange },
+      ...authorizationFlagOptions,
+      ...authenticationFlagOptions,
     },
     strict: true,
   });
@@ -123,11 +129,11 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
   const peers = values.peers === undefined ? { [name]: peerAddress } : parsePeers(values.peers);
   if (!(name in peers)) throw new FlagError(`--peers must include this replica (${name})`);
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(values['api-domain'])) throw new FlagError(`--api-domain: "${values['api-domain']}" is not a DNS name`);
+  const authorization = parseAuthorizationFlags(values, parseDurationMs, (message) => new FlagError(message));
   return {
     name,
     dataDir: values['data-dir'] ?? `.orch/data/${name}`,
     pkiDir: values['pki-dir'] ?? null,
-    adminTokenFile: values['admin-token-file'] ?? null,
     advertiseAddress: parseHostPort(values['advertise-address'], 'advertise-address'),
     peerAddress,
     peers,
@@ -140,5 +146,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     snapshotEveryBytes: values['snapshot-every-bytes'] === undefined ? undefined : parseBytes(values['snapshot-every-bytes'], 'snapshot-every-bytes'),
     snapshotCatchUpEntries: optionalInt(values['snapshot-catch-up-entries'], 'snapshot-catch-up-entries'),
     serviceNetwork: parseServiceNetwork(values['service-cluster-ip-range'], values['service-node-port-range']),
+    authorization,
+    authentication: parseAuthenticationFlags(values, authorization.modes, { parseDurationMs, makeError: (message) => new FlagError(message) }),
   };
 }

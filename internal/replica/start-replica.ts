@@ -1,6 +1,8 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { RaftNode } from '../../raft/node.ts';
 import { createApiServer, type ApiServer } from '../apiserver/index.ts';
+import { buildAuthenticator, defaultAuthenticationOptions, systemMasters, type Authentication, type AuthenticationOptions, type StaticToken } from '../authn/index.ts';
+import { storeObjectGetter } from './service-account-objects.ts';
 import { createControllers } from '../controllers/controllers.ts';
 import { ControllerManager } from '../controllers/manager.ts';
 import { ensureClusterPki } from '../certificates/index.ts';
@@ -9,6 +11,8 @@ import { openRaftStorage } from '../storage/raft-storage.ts';
 import { StorageError } from '../storage/storage.ts';
 import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
 import { registerRaftTimings, registerReplicaGauges } from './replica-metrics.ts';
+import type { AuthorizationFlags } from './authorization-flags.ts';
+import { loadWebhookKubeconfig } from '../authz/webhook/webhook-config.ts';
 import { leadershipHandOffMs, quorumCheckTimeoutMs } from './limits.ts';
 
 /** Everything one replica needs to start: identity, where its data lives, where it listens. */
@@ -17,7 +21,10 @@ export interface ReplicaOptions {
   readonly dataDir: string;
   /** Directory of the cluster CA and peer certificates (created when missing). */
   readonly pkiDir: string;
-  readonly adminToken: string;
+  /** A bearer token of `orch-admin` in `system:masters` (--admin-token-file), one more token-file entry. */
+  readonly adminToken?: string;
+  /** The authentication flags (default: kube-apiserver's defaults, anonymous on). */
+  readonly authentication?: AuthenticationOptions;
   readonly api: { readonly host: string; readonly port: number };
   /** host:port the Raft peer server listens on. */
   readonly peerListen: string;
@@ -32,6 +39,8 @@ export interface ReplicaOptions {
   readonly snapshotCatchUpEntries?: number;
   /** Where Services get cluster IPs and node ports (default 10.96.0.0/12 and 30000-32767). */
   readonly serviceNetwork?: ServiceNetwork;
+  /** --authorization-mode and the webhook's flags (default: RBAC). */
+  readonly authorization?: AuthorizationFlags;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
   readonly log: (message: string, err?: unknown) => void;
@@ -42,6 +51,12 @@ export interface Replica {
   readonly raft: RaftNode;
   readonly storage: ReplicatedStorage;
   readonly api: ApiServer;
+  /**
+   * Who requests are, as the flags say: the chain the API server runs, `tokenAuthenticator`
+   * (TokenReview) and `tokenIssuer` (TokenRequest; set with --service-account-signing-key-file).
+   * The API server gets the same object (`ApiServerOptions.authentication`) before it builds its stores.
+   */
+  readonly authn: Authentication;
   /** Stops serving, hands leadership off if leading, and closes the store. */
   stop(): Promise<void>;
 }
@@ -77,12 +92,20 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   });
   collectDefaultMetrics({ register: metricsRegistry });
   registerReplicaGauges(metricsRegistry, raft, storage);
-  let api: ApiServer;
+  let api: ApiServer | undefined;
+  let authn: Authentication;
+  try {
+    authn = await buildReplicaAuthentication(options, () => api);
+  } catch (error) {
+    await closeStore();
+    throw error;
+  }
+  void authn.start();
   try {
     api = await createApiServer({
       storage,
       tls: { cert: identity.cert, key: identity.key, ca: pki.ca.cert },
-      adminToken: options.adminToken,
+      authentication: authn,
       apiDomain: options.apiDomain,
       healthChecks: { 'raft-quorum': () => confirmQuorum(raft) },
       metricsRegistry,
@@ -90,15 +113,19 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       bootstrapNamespaces: ['default', 'orch-system', 'orch-public', 'kube-system', 'kube-public', 'kube-node-lease'],
       ...(options.serviceNetwork ? { serviceNetwork: options.serviceNetwork } : {}),
       kubernetesService: { advertiseHost: options.api.host },
+      ...(options.authorization ? { authorization: authorizationOptions(options.authorization, options.apiDomain) } : {}),
       log: options.log,
     });
   } catch (error) {
+    authn.close();
     await closeStore();
     throw error;
   }
+  const served = api;
   // Controllers act through the API's own stores, on the Raft leader only.
   const controllers = new ControllerManager({
-    controllers: createControllers({ registry: api.registry, stores: api.stores, log: options.log }),
+    // kube-root-ca.crt publishes the CA that signs the API's serving certificate (the cluster CA).
+    controllers: createControllers({ registry: served.registry, stores: served.stores, log: options.log }, { rootCaBundle: pki.ca.cert }),
     isLeader: () => raft.isLeader(),
     log: options.log,
     metricsRegistry,
@@ -107,13 +134,38 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   return {
     raft,
     storage,
-    api,
+    api: served,
+    authn,
     async stop() {
       await controllers.stop();
-      await api.close();
+      await served.close();
+      authn.close();
       await raft.stop({ handOffMs: leadershipHandOffMs });
       await closeStore();
     },
+  };
+}
+
+/**
+ * The authentication chain from the flags, with --admin-token-file's token as one more token-file
+ * entry and the service-account objects read through the API server's stores once it runs.
+ */
+function buildReplicaAuthentication(options: ReplicaOptions, api: () => ApiServer | undefined): Promise<Authentication> {
+  const flags = options.authentication ?? defaultAuthenticationOptions();
+  const admin: StaticToken[] = options.adminToken === undefined ? [] : [{ token: options.adminToken, user: { username: 'orch-admin', uid: '', groups: [systemMasters], extra: {} } }];
+  return buildAuthenticator({ ...flags, staticTokens: [...(flags.staticTokens ?? []), ...admin] }, {
+    serviceAccountGetter: storeObjectGetter(api),
+    warn: (message) => options.log(`authentication: ${message}`),
+  });
+}
+
+/** The API server's authorization from the flags: the modes, and the webhook's connection read from its kubeconfig file. */
+function authorizationOptions(flags: AuthorizationFlags, apiDomain: string) {
+  const webhook = flags.webhook;
+  if (webhook === undefined) return { modes: flags.modes };
+  return {
+    modes: flags.modes,
+    webhook: { connection: loadWebhookKubeconfig(webhook.configFile), version: webhook.version, authorizedTtlMs: webhook.authorizedTtlMs, unauthorizedTtlMs: webhook.unauthorizedTtlMs, apiDomain },
   };
 }
 

@@ -50,6 +50,7 @@ export async function dispatchDeclaredSubresource(ctx: RequestContext, sub: stri
     const options = writeOptions(ctx);
     const body = await readBody(ctx, declared, declared.body);
     const reply = await store.create(callOf(ctx, options), body);
+    for (const w of reply.warnings ?? []) ctx.out.warn(w);
     ctx.out.send(reply.code, reply.object);
     return;
   }

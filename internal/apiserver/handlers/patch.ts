@@ -13,7 +13,7 @@ import { checkObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
 import type { RequestContext } from './request-context.ts';
 import { writtenSubresource } from './written-subresource.ts';
-import { writeOptions } from './write.ts';
+import { writeOptions, type WriteRequestOptions } from './write.ts';
 
 const applyType = 'application/apply-patch+yaml';
 const smpType = 'application/strategic-merge-patch+json';
@@ -106,7 +106,7 @@ async function checkNamespaceForCreate(ctx: RequestContext): Promise<void> {
 }
 
 /** Server-side apply (SPEC "Server-side apply rules"): 200 when it updated, 201 when it created. */
-async function handleApply(ctx: RequestContext, opts: { dryRun: boolean; fieldManager: string }, force: boolean): Promise<void> {
+async function handleApply(ctx: RequestContext, opts: WriteRequestOptions, force: boolean): Promise<void> {
   if (ctx.info.subresource === 'scale') throw unsupportedMediaType(applyType, customPatchTypes.filter((t) => t !== applyType));
   const applied = await readApplied(ctx);
   const subresource = writtenSubresource(ctx);
@@ -116,6 +116,7 @@ async function handleApply(ctx: RequestContext, opts: { dryRun: boolean; fieldMa
     manager: opts.fieldManager,
     force,
     dryRun: opts.dryRun,
+    user: opts.user,
     ...(subresource === undefined ? {} : { subresource }),
     beforeCreate: () => checkNamespaceForCreate(ctx),
   });

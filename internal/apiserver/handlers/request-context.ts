@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { UserInfo } from '../../authn/user-info.ts';
 import type { GenericStore } from '../../registry/generic/store.ts';
 import type { ServedResource } from '../../registry/resource-registry.ts';
 import type { BodySource } from '../body.ts';
@@ -20,6 +21,8 @@ export interface RequestContext {
   readonly watchStallTimeoutMs: number;
   readonly out: Responder;
   readonly apiDomain: string;
+  /** Who asks (after impersonation): written to the store with each write, for the kinds that authorize writes. */
+  readonly user: UserInfo;
   /** Resolves when the client goes away (watch streams stop then). */
   readonly closed: Promise<void>;
   /** The stores a namespace deletion purges (set for every request; used by namespace deletes). */

@@ -1,3 +1,4 @@
+import type { UserInfo } from '../../authn/user-info.ts';
 import { badRequest } from '../../registry/errors/status-error.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { readObject } from './decode-object.ts';
@@ -6,13 +7,20 @@ import { dryRunOf, fieldManagerOf, type RequestContext } from './request-context
 import { checkWriteOptions } from './request-options.ts';
 import { writtenSubresource } from './written-subresource.ts';
 
+/** What a handler passes the store with every write: dryRun, the field manager and the request's user. */
+export interface WriteRequestOptions {
+  readonly dryRun: boolean;
+  readonly fieldManager: string;
+  readonly user: UserInfo;
+}
+
 /**
- * The write options of a request, dryRun and the field manager, once its Create-, Update- or
- * PatchOptions are valid (422 otherwise; a patch names its media type).
+ * The write options of a request, dryRun, the field manager and its user, once its Create-,
+ * Update- or PatchOptions are valid (422 otherwise; a patch names its media type).
  */
-export function writeOptions(ctx: RequestContext, patchType?: string): { dryRun: boolean; fieldManager: string } {
+export function writeOptions(ctx: RequestContext, patchType?: string): WriteRequestOptions {
   checkWriteOptions(ctx, patchType);
-  return { dryRun: dryRunOf(ctx.query), fieldManager: fieldManagerOf(ctx.query, ctx.headers) };
+  return { dryRun: dryRunOf(ctx.query), fieldManager: fieldManagerOf(ctx.query, ctx.headers), user: ctx.user };
 }
 
 /** POST to a collection: 201 with the stored object. */

@@ -10,6 +10,7 @@ import { cloneObject } from './codec.ts';
 import { resetFields } from './managed-fields.ts';
 import { nowTimestamp } from './object-lifecycle.ts';
 import type { GenericStore, WriteResult } from './store.ts';
+import type { UserInfo } from '../../authn/user-info.ts';
 
 /** One server-side apply request, its body already decoded and checked against the schema. */
 export interface ApplyRequest {
@@ -20,6 +21,8 @@ export interface ApplyRequest {
   readonly force: boolean;
   readonly dryRun: boolean;
   readonly subresource?: string;
+  /** The request's user, for the hooks that authorize writes (WriteOptions.user). */
+  readonly user?: UserInfo;
   /** Runs before an apply creates the object (namespace lifecycle, the create right). */
   readonly beforeCreate: () => Promise<void>;
 }
@@ -69,7 +72,7 @@ async function createByApply(store: GenericStore, namespace: string | undefined,
   await req.beforeCreate();
   const result = runApply(store, null, req);
   const obj = result.object as KObject;
-  return store.create(namespace, obj, { fieldManager: req.manager, dryRun: req.dryRun, appliedManagedFields: () => result.managedFields });
+  return store.create(namespace, obj, { fieldManager: req.manager, dryRun: req.dryRun, appliedManagedFields: () => result.managedFields, ...(req.user ? { user: req.user } : {}) });
 }
 
 /**
@@ -87,7 +90,7 @@ export async function serverSideApply(store: GenericStore, namespace: string | u
         managedFields = result.managedFields;
         return result.object as KObject;
       },
-      { fieldManager: req.manager, dryRun: req.dryRun, appliedManagedFields: () => managedFields, ...(req.subresource ? { subresource: req.subresource } : {}) },
+      { fieldManager: req.manager, dryRun: req.dryRun, appliedManagedFields: () => managedFields, ...(req.subresource ? { subresource: req.subresource } : {}), ...(req.user ? { user: req.user } : {}) },
     );
   try {
     return await update();

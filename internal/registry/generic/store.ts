@@ -12,8 +12,9 @@ import { planGet, readOptionsFor, revisionOf } from './resource-version.ts';
 import { sameContent, stableStringify } from './stable-json.ts';
 import { toStatusError } from './storage-errors.ts';
 import { deleteObject, type DeleteOptions } from './delete.ts';
-import { finishing, type WriteHooks } from './write-hooks.ts';
+import { finishing, type WriteHooks, type WriterInfo } from './write-hooks.ts';
 import type { SubresourceStore } from './subresource-store.ts';
+import type { UserInfo } from '../../authn/user-info.ts';
 
 /** Options of a create, update or patch. */
 export interface WriteOptions {
@@ -24,6 +25,8 @@ export interface WriteOptions {
   readonly subresource?: string;
   /** managedFields computed by server-side apply: stored as given instead of recording an Update. */
   readonly appliedManagedFields?: () => readonly unknown[];
+  /** The request's user (after impersonation); absent for the server's own writes. Hooks that authorize read it. */
+  readonly user?: UserInfo;
 }
 
 /** The outcome of a write: the object as stored (or as it would be, on dry run). */
@@ -40,6 +43,10 @@ export interface ListObject {
   kind: string;
   metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
   items: KObject[];
+}
+
+function writerOf(opts: WriteOptions): WriterInfo {
+  return opts.user === undefined ? {} : { user: opts.user };
 }
 
 /** Re-exported so callers of the store need one import. */
@@ -98,7 +105,7 @@ export class GenericStore {
     const name = obj.metadata.name ?? '';
     if (opts.dryRun && !this.hooks.beginCreate) return { object: obj, warnings, created: true };
     return this.guard(name, async () => {
-      const finish = await this.hooks.beginCreate?.(obj, opts.dryRun === true);
+      const finish = await this.hooks.beginCreate?.(obj, opts.dryRun === true, writerOf(opts));
       if (opts.dryRun) {
         await finish?.('refused');
         return { object: obj, warnings, created: true };
@@ -236,7 +243,7 @@ export class GenericStore {
     const warnings = runUpdateStrategy(this.decl, this.gr.group, next, old, view);
     const key = current.key;
     const finished = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0 && (this.decl.strategy.removableAfterUpdate?.(next) ?? true);
-    const finish = opts.subresource === undefined && !finished ? await this.hooks.beginUpdate?.(next, old, opts.dryRun === true) : undefined;
+    const finish = opts.subresource === undefined && !finished ? await this.hooks.beginUpdate?.(next, old, opts.dryRun === true, writerOf(opts)) : undefined;
     // A write that changes only ownership (e.g. a second applier sharing a value) is still a write.
     const sameOwners = stableStringify(next.metadata.managedFields ?? []) === stableStringify(old.metadata.managedFields ?? []);
     const unchanged = sameContent(next, old) && sameOwners;

@@ -17,6 +17,8 @@ export interface SubresourceCall {
 export interface SubresourceReply {
   readonly code: number;
   readonly object: Record<string, unknown>;
+  /** Non-fatal messages sent as `Warning` headers (serviceaccounts/token's shortened lifetime). */
+  readonly warnings?: readonly string[];
 }
 
 /**

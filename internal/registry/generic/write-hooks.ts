@@ -1,5 +1,6 @@
 import { StorageError } from '../../storage/storage.ts';
 import type { KObject } from '../schema/declaration.ts';
+import type { UserInfo } from '../../authn/user-info.ts';
 
 /**
  * How a write ended: `applied`; `refused` (nothing was written: a lost race, a name taken, a
@@ -15,15 +16,24 @@ export type WriteOutcome = 'applied' | 'refused' | 'unknown';
 export type FinishWrite = (outcome: WriteOutcome) => Promise<void>;
 
 /**
+ * Who asks for a write, for the hooks that decide on it (RBAC escalation prevention): `user` is the
+ * request's user after impersonation, absent for the server's own writes (bootstrap, controllers),
+ * which act with full authority as kube-apiserver's loopback client in system:masters does.
+ */
+export interface WriterInfo {
+  readonly user?: UserInfo;
+}
+
+/**
  * A resource's side effects outside its own key, as kube-apiserver's store hooks (BeginCreate,
  * BeginUpdate, AfterDelete): e.g. Services claim cluster IPs and node ports. The generic store
  * calls the begin hooks after the strategy (defaults, validation) and before the write, dry runs
  * included; they may fill the object and throw a StatusError or StorageError to refuse it.
  */
 export interface WriteHooks {
-  beginCreate?(obj: KObject, dryRun: boolean): Promise<FinishWrite>;
+  beginCreate?(obj: KObject, dryRun: boolean, writer: WriterInfo): Promise<FinishWrite>;
   /** Main-resource updates only (a status write changes nothing a hook owns). */
-  beginUpdate?(obj: KObject, old: KObject, dryRun: boolean): Promise<FinishWrite>;
+  beginUpdate?(obj: KObject, old: KObject, dryRun: boolean, writer: WriterInfo): Promise<FinishWrite>;
   /** After the object left storage (delete, or an update removing its last finalizer); never on dry run. Never throws. */
   afterDelete?(obj: KObject): Promise<void>;
 }

@@ -150,6 +150,11 @@ export interface ResourceDeclaration {
   /** A custom resource (not built in): treated as unstructured data, refuses strategic merge patch. */
   readonly custom?: boolean;
   /**
+   * Creates in a missing or terminating namespace are answered anyway: the kind stores nothing
+   * there (LocalSubjectAccessReview), which kube-apiserver's NamespaceLifecycle plugin exempts.
+   */
+  readonly ignoresNamespaceLifecycle?: boolean;
+  /**
    * The verbs the resource serves, as discovery lists them (absent: all eight). Requests with
    * another verb answer 405, as kube-apiserver does for a storage without that capability.
    */

@@ -70,6 +70,13 @@ const fixtures: Record<string, Json> = {
   },
   'flowcontrol.apiserver/v1beta3/PriorityLevelConfiguration': { metadata: { name: 'fixture' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 10, lendablePercent: 20, limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 4, queueLengthLimit: 50 } } } } },
   'flowcontrol.apiserver/v1beta2/PriorityLevelConfiguration': { metadata: { name: 'fixture' }, spec: { type: 'Limited', limited: { assuredConcurrencyShares: 10, limitResponse: { type: 'Reject' } } } },
+  // The review kinds are create-only and store nothing: their fixtures are what a client sends.
+  'authentication/SelfSubjectReview': { metadata: {} },
+  'authentication/TokenReview': { metadata: {}, spec: { token: 'fixture-token' } },
+  'authorization/SubjectAccessReview': { metadata: {}, spec: { user: 'jane', resourceAttributes: { namespace: 'default', verb: 'get', resource: 'pods' } } },
+  'authorization/LocalSubjectAccessReview': { metadata: { namespace: 'default' }, spec: { user: 'jane', resourceAttributes: { namespace: 'default', verb: 'get', resource: 'pods' } } },
+  'authorization/SelfSubjectAccessReview': { metadata: {}, spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } },
+  'authorization/SelfSubjectRulesReview': { metadata: {}, spec: { namespace: 'default' } },
   'apiregistration/APIService': { metadata: { name: 'v1.fixture.example.com' }, spec: { group: 'fixture.example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'fixture', port: 443 }, insecureSkipTLSVerify: true } },
 };
 

@@ -35,12 +35,15 @@ async function expectStatus(res: { status: number; json: unknown; text: string }
 
 const cmPath = '/api/v1/namespaces/default/configmaps';
 
-test('401 without or with a wrong bearer token; health endpoints need none', async () => {
+test('401 with a wrong bearer token on every path; no token is anonymous: 403 on resources, health endpoints need none', async () => {
   const none = await request(`${s.baseUrl}/api/v1/namespaces`, { dispatcher: (s.client as unknown as { agent: never }).agent });
-  assert.equal(none.statusCode, 401);
-  assert.equal(((await none.body.json()) as Status).reason, 'Unauthorized');
-  const wrong = await s.client.call('GET', '/api', { headers: { authorization: 'Bearer nope' } });
-  await expectStatus(wrong, 401, 'Unauthorized');
+  assert.equal(none.statusCode, 403);
+  assert.equal(((await none.body.json()) as Status).message, 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope');
+  for (const path of ['/api', '/healthz', '/readyz', '/livez', '/version']) {
+    const wrong = await s.client.call('GET', path, { headers: { authorization: 'Bearer nope' } });
+    const status = await expectStatus(wrong, 401, 'Unauthorized');
+    assert.equal(status.message, 'Unauthorized', `${path}: no detail`);
+  }
   const health = await request(`${s.baseUrl}/readyz`, { dispatcher: (s.client as unknown as { agent: never }).agent });
   assert.equal(health.statusCode, 200);
   assert.equal(await health.body.text(), 'ok');

@@ -47,11 +47,17 @@ const zerosGoOmits: Record<string, readonly string[]> = {
 };
 
 /** JSON → Protobuf → JSON; the result must equal the input (key order aside) but for the zeros Go omits. */
+// The bootstrap RBAC policy's bindings of service accounts: orch's defaulting stores their Subject's empty apiGroup too.
+const bindingListSubjectGroup = /^items\[\d+\]\.subjects\[\d+\]\.apiGroup$/;
+
 function assertRoundTrip(object: Json): void {
   const decoded = decodeProtobuf(encodeProtobuf(object));
   const dropped = zerosDropped(object, decoded);
   assert.deepEqual(decoded, withoutPaths(object, dropped));
-  assert.deepEqual(dropped, zerosGoOmits[String(object.kind)] ?? [], 'only the zeros Go omits are dropped');
+  const kind = String(object.kind);
+  const unexpected = kind.endsWith('BindingList') ? dropped.filter((p) => !bindingListSubjectGroup.test(p)) : dropped;
+  const expected = kind.endsWith('BindingList') ? [] : (zerosGoOmits[kind] ?? []);
+  assert.deepEqual(unexpected, expected, 'only the zeros Go omits are dropped');
 }
 
 for (const decl of builtinDeclarations) {
@@ -71,7 +77,9 @@ for (const decl of builtinDeclarations) {
         // Read-only (the server answers it): its fixture names one to read.
         stored = (await s.client.call('GET', `${base}/${String((fixture.metadata as Json).name)}`)).json as Json;
       } else {
-        const body = { apiVersion: apiVersionOf(decl), kind: decl.kind, ...fixtureNamed(decl, name) };
+        // A review's metadata must stay empty (kube refuses a name): its fixture is sent as written.
+        const review = (fixture.metadata as Json).name === undefined;
+        const body = { apiVersion: apiVersionOf(decl), kind: decl.kind, ...(review ? fixture : fixtureNamed(decl, name)) };
         const created = await s.client.call('POST', base, { body });
         assert.equal(created.status, 201, created.text);
         if (!allows(decl, 'get')) {

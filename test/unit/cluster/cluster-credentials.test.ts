@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { ensureClusterPki } from '../../../internal/certificates/index.ts';
+import { ensureClusterCredentials } from '../../../internal/cluster/cluster-credentials.ts';
+import { renderKubeconfig } from '../../../internal/cluster/kubeconfig.ts';
+
+test('a cluster\'s credentials are made once per data directory: admin certificate of the CA, token file, shared service-account keys', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-credentials-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const pki = await ensureClusterPki(join(dir, 'pki'), ['orch-1']);
+  const first = await ensureClusterCredentials(dir, pki);
+  const admin = new X509Certificate(first.adminClient.cert);
+  assert.equal(admin.subject, 'CN=orch-admin\nO=system:masters');
+  assert.ok(admin.verify(new X509Certificate(pki.ca.cert).publicKey), 'signed by the cluster CA');
+  assert.equal(readFileSync(first.tokenAuthFile, 'utf8'), `${first.adminToken},orch-admin,orch-admin,"system:masters"\n`);
+  for (const secret of [first.tokenAuthFile, first.serviceAccountSigningKeyFile, join(dir, 'pki', 'admin.key')]) assert.equal(statSync(secret).mode & 0o777, 0o600, secret);
+  const signing = createPrivateKey(readFileSync(first.serviceAccountSigningKeyFile, 'utf8'));
+  const verifying = createPublicKey(readFileSync(first.serviceAccountKeyFile, 'utf8'));
+  assert.deepEqual(createPublicKey(signing).export({ type: 'spki', format: 'der' }), verifying.export({ type: 'spki', format: 'der' }));
+  const again = await ensureClusterCredentials(dir, await ensureClusterPki(join(dir, 'pki'), ['orch-1']));
+  assert.deepEqual(again, first, 'a restart reuses everything');
+  const kubeconfig = parse(renderKubeconfig({ replicas: [{ name: 'orch-1', server: 'https://127.0.0.1:6443' }], caPem: pki.ca.cert, adminClient: first.adminClient })) as { users: { user: Record<string, string> }[] };
+  assert.deepEqual(Object.keys(kubeconfig.users[0]?.user ?? {}), ['client-certificate-data', 'client-key-data']);
+  assert.equal(Buffer.from(kubeconfig.users[0]?.user['client-certificate-data'] ?? '', 'base64').toString(), first.adminClient.cert);
+});
