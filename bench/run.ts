@@ -15,6 +15,7 @@ import { benchLimits } from './limits.ts';
 import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
 import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
+import { rbacNotes, rbacRows, runRbacBench } from './rbac-bench.ts';
 import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { takeServerTimings, type ServerTimings } from './server-timings.ts';
@@ -176,6 +177,15 @@ if (target !== null) {
     raw['protobuf'] = result;
     tailRows.push(...protobufRows(result, limits.apiConcurrency));
     warnings.push(...protobufNotes(result));
+  });
+  await phase('orch RBAC-authorized creates against the admin\'s', async () => {
+    const result = await runRbacBench(target, {
+      creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12,
+      connections: Math.max(...limits.concurrencies), requestTimeoutMs: limits.requestTimeoutMs,
+    });
+    raw['rbac'] = result;
+    tailRows.push(...rbacRows(result, limits.apiConcurrency));
+    warnings.push(...rbacNotes(result));
   });
   await phase('orch watch fan-out', async () => {
     const result = await runWatchBench(target, { watchers: limits.watchers, writes: limits.watchWrites, connectMsMax: 30_000, settleMs: 10_000 });

@@ -1,0 +1,113 @@
+// What authorization costs on the write path: ConfigMap creates by a service account that RBAC
+// authorizes (a Role and RoleBinding in its namespace, its token from TokenRequest) against the
+// same creates by the admin (system:masters, allowed before RBAC is asked), in the same run,
+// alternated A-B-B-A so that neither side gets the warmer half of the run.
+import { runClosedLoop, type LoadResult } from './load.ts';
+import { configMap, OrchClient } from './orch-client.ts';
+import { ensureNamespace, pickClient, type OrchTarget } from './orch-target.ts';
+import { formatNumber, makeRow, ratio, type BenchRow } from './stats.ts';
+
+export interface RbacBenchOptions {
+  readonly creates: number;
+  readonly concurrency: number;
+  readonly phaseMsMax: number;
+  readonly connections: number;
+  readonly requestTimeoutMs: number;
+}
+
+export interface RbacBenchResult {
+  readonly admin: LoadResult;
+  readonly serviceAccount: LoadResult;
+}
+
+const namespace = 'bench-rbac';
+const serviceAccount = 'bench-writer';
+/** The target named in issue 22: the RBAC-authorized user at 0.9x the admin's create rate or better. */
+export const rbacTargetRatio = 0.9;
+
+/** The service account, its Role (create configmaps) and RoleBinding, and a one-hour token for it. */
+async function serviceAccountToken(target: OrchTarget): Promise<string> {
+  const admin = pickClient(target, 0);
+  await ensureNamespace(admin, namespace);
+  const ok = [200, 201, 409];
+  await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: serviceAccount } }, ok);
+  await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'configmap-writer' },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }],
+  }, ok);
+  await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'configmap-writer' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'configmap-writer' },
+    subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace }],
+  }, ok);
+  const request = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } };
+  const answer = await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`, request, [201]) as { status?: { token?: unknown } };
+  if (typeof answer.status?.token !== 'string') throw new Error('TokenRequest answered no token');
+  return answer.status.token;
+}
+
+/** Waits until every replica's RBAC index lets the service account create (each follows the store on its own). */
+async function awaitGrant(clients: readonly OrchClient[], deadlineMs: number): Promise<void> {
+  for (const [i, client] of clients.entries()) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, configMap(`grant-check-${i}-${attempt}`, 16), [201]);
+        break;
+      } catch (err) {
+        if (performance.now() > deadlineMs) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+}
+
+async function createLoop(clients: readonly OrchClient[], prefix: string, count: number, options: RbacBenchOptions): Promise<LoadResult> {
+  return runClosedLoop({ concurrency: options.concurrency, durationMs: options.phaseMsMax, opsMax: count, op: async (seq) => {
+    const client = clients[seq % clients.length];
+    if (client === undefined) throw new Error('assert: no client');
+    await client.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, configMap(`${prefix}-${seq}`, 256), [201]);
+  } });
+}
+
+/** Sums two halves of a side's creates into one result (ops/s over both halves' time). */
+function joined(a: LoadResult, b: LoadResult): LoadResult {
+  const elapsedMs = a.elapsedMs + b.elapsedMs;
+  const ops = a.ops + b.ops;
+  const slower = a.latency.p99Ms >= b.latency.p99Ms ? a : b;
+  return { ops, errors: a.errors + b.errors, firstError: a.firstError ?? b.firstError, elapsedMs, opsPerSecond: elapsedMs > 0 ? (ops * 1000) / elapsedMs : 0, latency: slower.latency };
+}
+
+export async function runRbacBench(target: OrchTarget, options: RbacBenchOptions): Promise<RbacBenchResult> {
+  const token = await serviceAccountToken(target);
+  const saClients = target.cluster.replicas.map((r) => new OrchClient(r.apiUrl, target.cluster.caPem, token, { connections: options.connections, timeoutMs: options.requestTimeoutMs }));
+  try {
+    await awaitGrant(saClients, performance.now() + 30_000);
+    const half = Math.ceil(options.creates / 2);
+    await createLoop(target.clients, 'warmup-admin', Math.min(half, 300), options);
+    await createLoop(saClients, 'warmup-sa', Math.min(half, 300), options);
+    const admin1 = await createLoop(target.clients, 'admin-a', half, options);
+    const sa1 = await createLoop(saClients, 'sa-a', half, options);
+    const sa2 = await createLoop(saClients, 'sa-b', options.creates - half, options);
+    const admin2 = await createLoop(target.clients, 'admin-b', options.creates - half, options);
+    return { admin: joined(admin1, admin2), serviceAccount: joined(sa1, sa2) };
+  } finally {
+    await Promise.all(saClients.map((c) => c.close().catch(() => undefined)));
+  }
+}
+
+export function rbacRows(result: RbacBenchResult, concurrency: number): BenchRow[] {
+  return [
+    makeRow({ section: 'api', name: `ConfigMap create c=${concurrency}, admin (system:masters)`, unit: 'ops/s', orch: result.admin.opsPerSecond }),
+    makeRow({ section: 'api', name: `ConfigMap create c=${concurrency}, service account via RBAC`, unit: 'ops/s', orch: result.serviceAccount.opsPerSecond }),
+  ];
+}
+
+/** The target line: the RBAC user's create rate against the admin's. */
+export function rbacNotes(result: RbacBenchResult): string[] {
+  const r = ratio(result.serviceAccount.opsPerSecond, result.admin.opsPerSecond);
+  const errors = result.admin.errors + result.serviceAccount.errors;
+  return [
+    `target: RBAC-authorized service account creates >= ${rbacTargetRatio}x the admin's: ${r !== null && r >= rbacTargetRatio ? 'met' : 'missed'} (${formatNumber(r)}x)`,
+    ...(errors > 0 ? [`rbac: ${errors} creates failed (${result.admin.firstError ?? result.serviceAccount.firstError ?? ''})`] : []),
+  ];
+}
