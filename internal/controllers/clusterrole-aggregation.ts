@@ -1,10 +1,9 @@
 import { aggregationUpdate } from '../authz/rbac/aggregation.ts';
 import { hasStatus } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
-import { startWatch, type ApiWatch } from '../registry/generic/watch.ts';
 import type { Controller, ControllerDeps } from './controller.ts';
 import { clusterRoleAggregationBatchMs, clusterRoleAggregationResyncMs } from './limits.ts';
-import { Wakeup } from './wakeup.ts';
+import { runWatchedLoop } from './watched-loop.ts';
 
 /** The controller's name, as logs and metrics show it (kube-controller-manager's). */
 export const clusterRoleAggregationName = 'clusterrole-aggregation';
@@ -40,18 +39,6 @@ async function pass(deps: ControllerDeps, store: GenericStore, signal: AbortSign
   }
 }
 
-function follow(watch: ApiWatch, wake: Wakeup, ended: () => void): void {
-  void (async () => {
-    try {
-      for await (const event of watch.events) if (event.type !== 'BOOKMARK') wake.fire();
-    } catch {
-      // The watch broke (compaction, store closing): the next pass watches again.
-    } finally {
-      ended();
-    }
-  })();
-}
-
 /**
  * The ClusterRole aggregation controller (kube-controller-manager 1.28's clusterrole-aggregation):
  * on any ClusterRole change, every ClusterRole with an aggregationRule (admin, edit, view and any
@@ -64,36 +51,14 @@ export function createClusterRoleAggregationController(deps: ControllerDeps, opt
     name: clusterRoleAggregationName,
     async run(signal) {
       const store = clusterRolesOf(deps);
-      const wake = new Wakeup();
-      let watch: ApiWatch | undefined;
-      const onAbort = (): void => {
-        watch?.stop();
-        wake.fire();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        while (!signal.aborted) {
-          try {
-            if (watch === undefined) {
-              const list = await store.list(undefined, { limit: 1 });
-              const started = await startWatch(store, undefined, { resourceVersion: list.metadata.resourceVersion });
-              watch = started;
-              follow(started, wake, () => {
-                if (watch === started) watch = undefined;
-              });
-            }
-            await pass(deps, store, signal);
-          } catch (err) {
-            if (!signal.aborted) deps.log('clusterrole aggregation: pass failed', err);
-          }
-          if (signal.aborted) break;
-          await wake.wait(resyncMs);
-          if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, clusterRoleAggregationBatchMs));
-        }
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-        watch?.stop();
-      }
+      await runWatchedLoop({
+        watched: [{ store }],
+        pass: (passSignal) => pass(deps, store, passSignal),
+        resyncMs,
+        batchMs: clusterRoleAggregationBatchMs,
+        failureMessage: 'clusterrole aggregation: pass failed',
+        log: deps.log,
+      }, signal);
     },
   };
 }

@@ -1,13 +1,12 @@
 import { finalizeNamespace, isTerminating, kubernetesFinalizer, namespaceStoresOf, rewriteNamespace } from '../registry/core/namespace-deletion.ts';
 import { hasStatus } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
-import { startWatch, type ApiWatch } from '../registry/generic/watch.ts';
 import type { KObject } from '../registry/schema/declaration.ts';
 import type { Controller, ControllerDeps } from './controller.ts';
 import { applyConditions, conditionsFor } from './namespace-conditions.ts';
 import { deleteNamespaceContent, isEmpty } from './namespace-content.ts';
 import { namespaceBusyResyncMs, namespaceResyncMs } from './limits.ts';
-import { Wakeup } from './wakeup.ts';
+import { runWatchedLoop } from './watched-loop.ts';
 
 /** Tuning of the namespace controller (tests shorten the periods). */
 export interface NamespaceControllerOptions {
@@ -41,8 +40,9 @@ async function reconcile(deps: ControllerDeps, nsStore: GenericStore, namespaced
   }
 }
 
-/** Reconciles every terminating namespace of one list; returns true when some still wait. */
-async function pass(deps: ControllerDeps, nsStore: GenericStore, namespaced: readonly GenericStore[], items: readonly KObject[], signal: AbortSignal): Promise<boolean> {
+/** Lists the namespaces and reconciles every terminating one; returns true when some still wait. */
+async function pass(deps: ControllerDeps, nsStore: GenericStore, namespaced: readonly GenericStore[], signal: AbortSignal): Promise<boolean> {
+  const items = (await nsStore.list(undefined, {})).items;
   let waiting = false;
   for (const ns of items) {
     if (signal.aborted) return waiting;
@@ -55,22 +55,6 @@ async function pass(deps: ControllerDeps, nsStore: GenericStore, namespaced: rea
     }
   }
   return waiting;
-}
-
-/** Feeds namespace watch events into `wake` until the watch ends, then calls `ended`. */
-function follow(watch: ApiWatch, wake: Wakeup, ended: () => void): void {
-  void (async () => {
-    try {
-      for await (const event of watch.events) {
-        if (event.type !== 'BOOKMARK') wake.fire();
-      }
-    } catch {
-      // The watch broke (compaction, store closing): the next pass lists again and re-watches.
-    } finally {
-      // No wake-up here: a watch failing at once must not spin the loop; the resync re-watches.
-      ended();
-    }
-  })();
 }
 
 /**
@@ -88,35 +72,15 @@ export function createNamespaceController(deps: ControllerDeps, options: Namespa
       const found = namespaceStoresOf(deps.registry, deps.stores);
       if (!found) throw new Error('assert: no namespaces store');
       const { namespaces: nsStore, namespaced } = found;
-      const wake = new Wakeup();
-      let watch: ApiWatch | undefined;
-      const onAbort = (): void => {
-        watch?.stop();
-        wake.fire();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        while (!signal.aborted) {
-          let waiting = true;
-          try {
-            const list = await nsStore.list(undefined, {});
-            if (watch === undefined && !signal.aborted) {
-              const started = await startWatch(nsStore, undefined, { resourceVersion: list.metadata.resourceVersion });
-              watch = started;
-              follow(started, wake, () => {
-                if (watch === started) watch = undefined;
-              });
-            }
-            waiting = await pass(deps, nsStore, namespaced, list.items, signal);
-          } catch (err) {
-            if (!signal.aborted) deps.log('namespace controller: list or watch failed', err);
-          }
-          if (!signal.aborted) await wake.wait(waiting ? busyMs : resyncMs);
-        }
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-        watch?.stop();
-      }
+      await runWatchedLoop({
+        watched: [{ store: nsStore }],
+        pass: (passSignal) => pass(deps, nsStore, namespaced, passSignal),
+        resyncMs,
+        busyResyncMs: busyMs,
+        batchMs: 0,
+        failureMessage: 'namespace controller: list or watch failed',
+        log: deps.log,
+      }, signal);
     },
   };
 }

@@ -1,9 +1,8 @@
 import { hasStatus } from '../../registry/errors/status-error.ts';
 import type { GenericStore } from '../../registry/generic/store.ts';
-import { startWatch, type ApiWatch } from '../../registry/generic/watch.ts';
 import type { Controller, ControllerDeps } from '../controller.ts';
 import { disruptedPodTimeoutMs, disruptionBatchMs, disruptionResyncMs } from '../limits.ts';
-import { Wakeup } from '../wakeup.ts';
+import { runWatchedLoop } from '../watched-loop.ts';
 import { desiredBudgetStatus } from './budget-status.ts';
 
 /** The controller's name, as logs and metrics show it. */
@@ -52,19 +51,6 @@ async function pass(deps: ControllerDeps, stores: Stores, timeoutMs: number, sig
   }
 }
 
-/** Feeds a watch's events into `wake` until it ends, then calls `ended`. */
-function follow(watch: ApiWatch, wake: Wakeup, ended: () => void): void {
-  void (async () => {
-    try {
-      for await (const event of watch.events) if (event.type !== 'BOOKMARK') wake.fire();
-    } catch {
-      // The watch broke (compaction, store closing): the next pass re-watches.
-    } finally {
-      ended();
-    }
-  })();
-}
-
 /**
  * The disruption controller: keeps every PodDisruptionBudget's status current (expectedPods,
  * currentHealthy, desiredHealthy, disruptionsAllowed, observedGeneration, the DisruptionAllowed
@@ -79,38 +65,14 @@ export function createDisruptionController(deps: ControllerDeps, options: Disrup
     name: disruptionControllerName,
     async run(signal) {
       const stores = storesOf(deps);
-      const wake = new Wakeup();
-      const watches = new Map<GenericStore, ApiWatch>();
-      const onAbort = (): void => {
-        for (const w of watches.values()) w.stop();
-        wake.fire();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        while (!signal.aborted) {
-          try {
-            for (const store of [stores.budgets, stores.pods]) {
-              if (watches.has(store) || signal.aborted) continue;
-              const list = await store.list(undefined, { limit: 1 });
-              const started = await startWatch(store, undefined, { resourceVersion: list.metadata.resourceVersion });
-              watches.set(store, started);
-              follow(started, wake, () => {
-                if (watches.get(store) === started) watches.delete(store);
-              });
-            }
-            await pass(deps, stores, timeoutMs, signal);
-          } catch (err) {
-            if (!signal.aborted) deps.log('disruption controller: pass failed', err);
-          }
-          if (signal.aborted) break;
-          await wake.wait(resyncMs);
-          // Let a burst of events (a drain, a rollout) gather into one pass.
-          if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, disruptionBatchMs));
-        }
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-        for (const w of watches.values()) w.stop();
-      }
+      await runWatchedLoop({
+        watched: [{ store: stores.budgets }, { store: stores.pods }],
+        pass: (passSignal) => pass(deps, stores, timeoutMs, passSignal),
+        resyncMs,
+        batchMs: disruptionBatchMs,
+        failureMessage: 'disruption controller: pass failed',
+        log: deps.log,
+      }, signal);
     },
   };
 }

@@ -7,10 +7,9 @@
 import { refusesNewContent } from '../../registry/core/namespace-deletion.ts';
 import { hasStatus } from '../../registry/errors/status-error.ts';
 import type { GenericStore } from '../../registry/generic/store.ts';
-import { startWatch, type ApiWatch } from '../../registry/generic/watch.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import type { Controller, ControllerDeps } from '../controller.ts';
-import { Wakeup } from '../wakeup.ts';
+import { runWatchedLoop } from '../watched-loop.ts';
 import { perNamespaceBatchMs, perNamespaceResyncMs } from './limits.ts';
 
 /** The field manager of the controllers' writes (kube-controller-manager's, whose controllers these are). */
@@ -69,32 +68,6 @@ async function pass(deps: ControllerDeps, spec: PerNamespaceObject, stores: { na
   }
 }
 
-/** Feeds a watch's events into `wake` until it ends, then calls `ended`. */
-function follow(watch: ApiWatch, wake: Wakeup, ended: () => void): void {
-  void (async () => {
-    try {
-      for await (const event of watch.events) if (event.type !== 'BOOKMARK') wake.fire();
-    } catch {
-      // The watch broke (compaction, store closing): the next pass re-watches.
-    } finally {
-      ended();
-    }
-  })();
-}
-
-/** Starts the watches not running yet: every namespace, and the kept objects by name. */
-async function ensureWatches(spec: PerNamespaceObject, stores: { namespaces: GenericStore; objects: GenericStore }, watches: Map<GenericStore, ApiWatch>, wake: Wakeup, signal: AbortSignal): Promise<void> {
-  for (const [store, fieldSelector] of [[stores.namespaces, undefined], [stores.objects, `metadata.name=${spec.objectName}`]] as const) {
-    if (watches.has(store) || signal.aborted) continue;
-    const list = await store.list(undefined, { limit: 1, ...(fieldSelector === undefined ? {} : { fieldSelector }) });
-    const started = await startWatch(store, undefined, { resourceVersion: list.metadata.resourceVersion, ...(fieldSelector === undefined ? {} : { fieldSelector }) });
-    watches.set(store, started);
-    follow(started, wake, () => {
-      if (watches.get(store) === started) watches.delete(store);
-    });
-  }
-}
-
 /** A controller keeping `spec`'s object in every namespace that is not being deleted. */
 export function perNamespaceObjectController(deps: ControllerDeps, spec: PerNamespaceObject): Controller {
   const resyncMs = spec.resyncIntervalMs ?? perNamespaceResyncMs;
@@ -102,29 +75,14 @@ export function perNamespaceObjectController(deps: ControllerDeps, spec: PerName
     name: spec.controllerName,
     async run(signal) {
       const stores = { namespaces: coreStore(deps, 'namespaces'), objects: coreStore(deps, spec.plural) };
-      const wake = new Wakeup();
-      const watches = new Map<GenericStore, ApiWatch>();
-      const onAbort = (): void => {
-        for (const w of watches.values()) w.stop();
-        wake.fire();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        while (!signal.aborted) {
-          try {
-            await ensureWatches(spec, stores, watches, wake, signal);
-            await pass(deps, spec, stores, signal);
-          } catch (err) {
-            if (!signal.aborted) deps.log(`${spec.controllerName} controller: pass failed`, err);
-          }
-          if (signal.aborted) break;
-          await wake.wait(resyncMs);
-          if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, perNamespaceBatchMs));
-        }
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-        for (const w of watches.values()) w.stop();
-      }
+      await runWatchedLoop({
+        watched: [{ store: stores.namespaces }, { store: stores.objects, fieldSelector: `metadata.name=${spec.objectName}` }],
+        pass: (passSignal) => pass(deps, spec, stores, passSignal),
+        resyncMs,
+        batchMs: perNamespaceBatchMs,
+        failureMessage: `${spec.controllerName} controller: pass failed`,
+        log: deps.log,
+      }, signal);
     },
   };
 }
