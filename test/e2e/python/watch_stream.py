@@ -18,6 +18,9 @@ import threading
 from kubernetes import client, config, watch
 
 WATCH_TIMEOUT_SECONDS = 6
+# The test's own ConfigMaps: a namespace also gets kube-root-ca.crt from the controllers.
+LABELS = {"orch-test": "python-watch"}
+SELECTOR = "orch-test=python-watch"
 EXPECTED = [["ADDED", "seed", "seed"], ["ADDED", "probe", "v1"],
             ["MODIFIED", "probe", "v2"], ["DELETED", "probe", "v2"]]
 
@@ -31,7 +34,7 @@ def stream_into(watcher, namespace, result, running):
     try:
         for event in watch.Watch().stream(watcher.list_namespaced_config_map, namespace=namespace,
                                           timeout_seconds=WATCH_TIMEOUT_SECONDS,
-                                          allow_watch_bookmarks=True):
+                                          allow_watch_bookmarks=True, label_selector=SELECTOR):
             if event["type"] == "BOOKMARK":
                 result["bookmarks"].append(event["raw_object"]["metadata"]["resourceVersion"])
                 continue
@@ -52,7 +55,7 @@ def check(watcher, writer, namespace, result):
     try:
         writer.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=namespace)))
         writer.create_namespaced_config_map(namespace, client.V1ConfigMap(
-            metadata=client.V1ObjectMeta(name="seed"), data={"k": "seed"}))
+            metadata=client.V1ObjectMeta(name="seed", labels=LABELS), data={"k": "seed"}))
         running = threading.Event()
         thread = threading.Thread(target=stream_into, args=(watcher, namespace, result, running))
         thread.start()
@@ -60,7 +63,7 @@ def check(watcher, writer, namespace, result):
             result["failure"].append("the watch delivered nothing")
         if not result["failure"]:
             writer.create_namespaced_config_map(namespace, client.V1ConfigMap(
-                metadata=client.V1ObjectMeta(name="probe"), data={"k": "v1"}))
+                metadata=client.V1ObjectMeta(name="probe", labels=LABELS), data={"k": "v1"}))
             writer.patch_namespaced_config_map("probe", namespace, {"data": {"k": "v2"}})
             writer.delete_namespaced_config_map("probe", namespace)
         thread.join(WATCH_TIMEOUT_SECONDS * 2)
