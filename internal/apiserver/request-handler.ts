@@ -7,7 +7,8 @@ import type { ResourceRegistry, ServedResource } from '../registry/resource-regi
 import type { Authentication } from '../authn/index.ts';
 import type { UserInfo } from '../authn/user-info.ts';
 import type { Authorizer } from '../authz/authorizer.ts';
-import { internalErrorText, PlainInternalError } from '../authz/request-outcome.ts';
+import { authorizeCreateOnUpdate, internalErrorText, PlainInternalError } from '../authz/request-outcome.ts';
+import { resourceAttributes } from '../authz/request-attributes.ts';
 import { BodyRefusedError, type BodySource } from './body.ts';
 import { authenticationFilter, type AuthenticationSource } from './filters/authentication.ts';
 import { runRequestFilters } from './filters/request-filters.ts';
@@ -74,7 +75,11 @@ async function serveResource(
 ): Promise<void> {
   const store = served && deps.stores.get(served);
   if (!served || !store) throw pathNotFound();
-  const resourceInfo: ResourceRequestInfo = !served.decl.namespaced && info.resource === 'namespaces' ? { ...info, namespace: undefined } : info;
+  // /api/v1/namespaces/{name}[/{subresource}] parses with the name as its namespace (kube's RequestInfo
+  // does too); any other namespace on a namespace's path (/namespaces/a/namespaces[/b]) is no route,
+  // or a right granted in `a` would reach every namespace.
+  const ownPath = info.resource === 'namespaces' && info.name !== undefined && info.namespace === info.name;
+  const resourceInfo: ResourceRequestInfo = !served.decl.namespaced && ownPath ? { ...info, namespace: undefined } : info;
   if (!served.decl.namespaced && resourceInfo.namespace !== undefined) throw pathNotFound();
   const readVerb = info.verb === 'get' || info.verb === 'list';
   const tableVerb = readVerb || info.verb === 'watch';
@@ -84,8 +89,13 @@ async function serveResource(
   out.options.gzip = readVerb && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (info.verb === 'create' && served.decl.namespaced && served.decl.ignoresNamespaceLifecycle !== true && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
   if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
+  const createAttributes = resourceAttributes(user, { verb: 'create', apiGroup: info.group, apiVersion: info.version, resource: info.resource, ...(info.namespace === undefined ? {} : { namespace: info.namespace }), ...(info.subresource === undefined ? {} : { subresource: info.subresource }), ...(info.name === undefined ? {} : { name: info.name }) });
+  const authorizeCreate = async (): Promise<void> => {
+    const refusal = await authorizeCreateOnUpdate(deps.authorizer, createAttributes);
+    if (refusal !== null) throw refusal;
+  };
   await dispatchResource({
-    info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, watchStallTimeoutMs: deps.watchStallTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed, user,
+    info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, watchStallTimeoutMs: deps.watchStallTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed, user, authorizeCreate,
     ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}),
   });
 }

@@ -118,7 +118,10 @@ async function handleApply(ctx: RequestContext, opts: WriteRequestOptions, force
     dryRun: opts.dryRun,
     user: opts.user,
     ...(subresource === undefined ? {} : { subresource }),
-    beforeCreate: () => checkNamespaceForCreate(ctx),
+    beforeCreate: async () => {
+      await opts.authorizeCreate();
+      await checkNamespaceForCreate(ctx);
+    },
   });
   for (const w of result.warnings) ctx.out.warn(w);
   sendObject(ctx, result.created ? 201 : 200, result.object);

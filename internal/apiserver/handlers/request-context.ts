@@ -23,6 +23,8 @@ export interface RequestContext {
   readonly apiDomain: string;
   /** Who asks (after impersonation): written to the store with each write, for the kinds that authorize writes. */
   readonly user: UserInfo;
+  /** Authorizes `create` for a PUT or apply that would create the object (kube's create-on-update check); throws the 403. */
+  readonly authorizeCreate: () => Promise<void>;
   /** Resolves when the client goes away (watch streams stop then). */
   readonly closed: Promise<void>;
   /** The stores a namespace deletion purges (set for every request; used by namespace deletes). */

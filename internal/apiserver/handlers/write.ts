@@ -7,11 +7,12 @@ import { dryRunOf, fieldManagerOf, type RequestContext } from './request-context
 import { checkWriteOptions } from './request-options.ts';
 import { writtenSubresource } from './written-subresource.ts';
 
-/** What a handler passes the store with every write: dryRun, the field manager and the request's user. */
+/** What a handler passes the store with every write: dryRun, the field manager, the request's user and its create check. */
 export interface WriteRequestOptions {
   readonly dryRun: boolean;
   readonly fieldManager: string;
   readonly user: UserInfo;
+  readonly authorizeCreate: () => Promise<void>;
 }
 
 /**
@@ -20,7 +21,7 @@ export interface WriteRequestOptions {
  */
 export function writeOptions(ctx: RequestContext, patchType?: string): WriteRequestOptions {
   checkWriteOptions(ctx, patchType);
-  return { dryRun: dryRunOf(ctx.query), fieldManager: fieldManagerOf(ctx.query, ctx.headers), user: ctx.user };
+  return { dryRun: dryRunOf(ctx.query), fieldManager: fieldManagerOf(ctx.query, ctx.headers), user: ctx.user, authorizeCreate: ctx.authorizeCreate };
 }
 
 /** POST to a collection: 201 with the stored object. */

@@ -5,7 +5,7 @@ import * as x509 from '@peculiar/x509';
 
 /** The subject fields kube's x509 authenticator reads. */
 export interface CertificateSubject {
-  /** The first CN, or '' when there is none. */
+  /** The last CN, or '' when there is none (Go's pkix.Name keeps the last of several, and kube reads that). */
   readonly commonName: string;
   /** Every O, in order. */
   readonly organizations: readonly string[];
@@ -14,5 +14,5 @@ export interface CertificateSubject {
 /** Reads the subject of a DER certificate. */
 export function certificateSubject(der: Buffer): CertificateSubject {
   const name = new x509.X509Certificate(der).subjectName;
-  return { commonName: name.getField('CN')[0] ?? '', organizations: name.getField('O') };
+  return { commonName: name.getField('CN').at(-1) ?? '', organizations: name.getField('O') };
 }

@@ -27,6 +27,11 @@ export interface WriteOptions {
   readonly appliedManagedFields?: () => readonly unknown[];
   /** The request's user (after impersonation); absent for the server's own writes. Hooks that authorize read it. */
   readonly user?: UserInfo;
+  /**
+   * The request's `create` authorization, run before an update creates the object (create-on-update);
+   * throws the 403. Absent for the server's own writes.
+   */
+  readonly authorizeCreate?: () => Promise<void>;
 }
 
 /** The outcome of a write: the object as stored (or as it would be, on dry run). */
@@ -123,7 +128,10 @@ export class GenericStore {
       const key = objectKey(this.decl, namespace, name);
       const current = await this.currentForUpdate(key, input.metadata.resourceVersion);
       if (!current) {
-        if (this.decl.strategy.allowCreateOnUpdate && !opts.subresource) return this.create(namespace, input, opts);
+        if (this.decl.strategy.allowCreateOnUpdate && !opts.subresource) {
+          await opts.authorizeCreate?.();
+          return this.create(namespace, input, opts);
+        }
         throw notFound(this.gr, name);
       }
       return this.updateFrom(current, cloneObject(input), opts);

@@ -34,6 +34,11 @@ describe('client certificate authentication', () => {
     assert.deepEqual(await outcomeFor([leaf]), authenticated({ username: 'jane', uid: '', groups: ['system:masters', 'dev'], extra: {} }));
   });
 
+  it('takes the last of several CNs as the user, as Go\'s pkix.Name does', async () => {
+    const leaf = await makeCertificate({ commonName: 'system:admin, CN=jane', issuer: ca });
+    assert.deepEqual(await outcomeFor([leaf]), authenticated({ username: 'jane', uid: '', groups: [], extra: {} }));
+  });
+
   it('accepts a chain through an intermediate the client sends', async () => {
     const leaf = await makeCertificate({ commonName: 'via-intermediate', issuer: intermediate });
     assert.equal((await outcomeFor([leaf, intermediate])).kind, 'authenticated');
