@@ -89,8 +89,9 @@ async function serveResource(
   out.options.gzip = readVerb && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (info.verb === 'create' && served.decl.namespaced && served.decl.ignoresNamespaceLifecycle !== true && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
   if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
-  const createAttributes = resourceAttributes(user, { verb: 'create', apiGroup: info.group, apiVersion: info.version, resource: info.resource, ...(info.namespace === undefined ? {} : { namespace: info.namespace }), ...(info.subresource === undefined ? {} : { subresource: info.subresource }), ...(info.name === undefined ? {} : { name: info.name }) });
+  // Asked only by a write that turns out to create (PUT create-on-update, apply of a missing object): built then, not per request.
   const authorizeCreate = async (): Promise<void> => {
+    const createAttributes = resourceAttributes(user, { verb: 'create', apiGroup: info.group, apiVersion: info.version, resource: info.resource, ...(info.namespace === undefined ? {} : { namespace: info.namespace }), ...(info.subresource === undefined ? {} : { subresource: info.subresource }), ...(info.name === undefined ? {} : { name: info.name }) });
     const refusal = await authorizeCreateOnUpdate(deps.authorizer, createAttributes);
     if (refusal !== null) throw refusal;
   };

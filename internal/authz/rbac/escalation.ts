@@ -14,7 +14,7 @@ import { escalationSubrulesMax } from '../limits.ts';
 import { policyRule, rulesOf, type PolicyRule } from './policy-rule.ts';
 import type { RbacIndex } from './rbac-index.ts';
 import { resourceAttributes } from '../request-attributes.ts';
-import { onlyGarbageCollectionFieldsChanged } from './semantic-equal.ts';
+import { onlyGarbageCollectionFieldsChanged, semanticEqual } from './semantic-equal.ts';
 
 /** What the checks need: the full authorizer chain (for `escalate` / `bind`) and the RBAC index (the rules a user holds). */
 export interface EscalationDeps {
@@ -97,7 +97,8 @@ export async function checkRoleWrite(deps: EscalationDeps, write: RoleWrite): Pr
 function aggregationRuleNeedsFullAuthority(object: KObject, old: KObject | undefined): boolean {
   const rule = object.aggregationRule;
   if (rule === undefined || rule === null) return false;
-  return old === undefined || JSON.stringify(rule) !== JSON.stringify(old.aggregationRule ?? null);
+  // Compared as kube's equality.Semantic does, not as text: a client may send the keys in another order.
+  return old === undefined || !semanticEqual(rule, old.aggregationRule ?? null);
 }
 
 /** The binding write a registry strategy asks about. */
