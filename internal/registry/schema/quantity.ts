@@ -8,7 +8,9 @@
 // is computed in time linear in it.
 import { decimalExponentOf, increment, multiplyByPowerOfTwo, stripTrailingZeros, type Decimal } from './quantity-decimal.ts';
 
-type Format = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
+/** How a quantity is written: the family of its suffix. */
+export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
+type Format = QuantityFormat;
 
 /** apimachinery's ErrFormatWrong, ErrNumeric and ErrSuffix texts. */
 const errFormatWrong = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
@@ -163,7 +165,7 @@ function compareWith(amount: Decimal, n: bigint): number {
  * without trailing zeros, its exponent lowered to a multiple of 3 and named by its suffix. A
  * DecimalSI exponent past 18 has no suffix and v1.28 writes none (1000E reads back as "1").
  */
-function canonicalText(amount: Decimal, format: Format): string {
+export function canonicalText(amount: Decimal, format: Format): string {
   if (amount.digits === '0') return '0';
   const sign = amount.negative ? '-' : '';
   if (format === 'BinarySI') {
