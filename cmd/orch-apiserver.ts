@@ -43,6 +43,7 @@ const replica = await startReplica({
   snapshotCatchUpEntries: flags.snapshotCatchUpEntries,
   serviceNetwork: flags.serviceNetwork,
   authorization: flags.authorization,
+  admission: flags.admission,
   ...(plantedBug === 'stale-reads' ? { testingServeConsistentReadsLocally: true } : {}),
   log,
 });

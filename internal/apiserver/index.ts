@@ -15,6 +15,8 @@ import type { WebhookAuthorizerOptions } from '../authz/webhook/webhook-authoriz
 import type { StoreAuthorization } from '../registry/authorization/store-authorization.ts';
 import { startRbacPolicy, type RbacPolicy } from '../registry/rbac/rbac-policy.ts';
 import { bootstrapDefaultObjects } from './bootstrap-defaults.ts';
+import { selectPlugins } from '../admission/plugin-selection.ts';
+import { startAdmission } from '../admission/start-admission.ts';
 import type { HealthCheck } from './health.ts';
 import {
   bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
@@ -61,6 +63,8 @@ export interface ApiServerOptions {
   readonly kubernetesService?: { readonly advertiseHost: string };
   /** `--authorization-mode` and the webhook's options (default: RBAC alone). */
   readonly authorization?: { readonly modes?: readonly AuthorizationMode[]; readonly webhook?: WebhookAuthorizerOptions };
+  /** The admission plugins in the order they run, and their configurations (default: kube-apiserver's default set). */
+  readonly admission?: { readonly plugins: readonly string[]; readonly configurations: ReadonlyMap<string, unknown> };
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -72,6 +76,8 @@ export interface ApiServer {
   readonly stores: ReadonlyMap<ServedResource, GenericStore>;
   /** The authorization the server applies (its chain, and this replica's RBAC index). */
   readonly authorization: StoreAuthorization;
+  /** Resolves once the bootstrap policy is in and the RBAC index has synced (controllers are authorized from then on). */
+  readonly authorizationReady: Promise<void>;
   /** Starts a graceful shutdown: /readyz fails from now on while requests are still served. */
   beginShutdown(): void;
   close(): Promise<void>;
@@ -206,12 +212,18 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   let inflight = 0;
   const idleWaiters: (() => void)[] = [];
   const namespaceStores = namespaceStoresOf(registry, stores);
+  const admission = startAdmission({
+    registry, stores, authorizer: chain.authorizer, log,
+    ...(opts.metricsRegistry ? { metricsRegistry: opts.metricsRegistry } : {}),
+    plugins: opts.admission?.plugins ?? selectPlugins({}), configurations: opts.admission?.configurations ?? new Map(),
+  });
   const deps: HandlerDeps = {
     registry,
     stores,
     ...(namespaceStores ? { namespaceStores } : {}),
     authentication,
     authorizer: chain.authorizer,
+    admission: admission.chain,
     bodyTimeoutMs: opts.requestBodyTimeoutMs ?? requestBodyTimeoutMsDefault,
     watchStallTimeoutMs: opts.watchStallTimeoutMs ?? watchStallTimeoutMsDefault,
     metrics: new ApiMetrics(opts.metricsRegistry),
@@ -276,12 +288,14 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     registry,
     stores,
     authorization,
+    authorizationReady: policy.ready,
     beginShutdown() {
       shuttingDown = true;
     },
     async close() {
       shuttingDown = true;
       await policy.stop();
+      await admission.stop();
       for (const listener of [...shutdownListeners]) listener();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Let running requests (and the watches just told to stop) finish, then close connections.

@@ -14,7 +14,9 @@ import { authenticationFilter, type AuthenticationSource } from './filters/authe
 import { runRequestFilters } from './filters/request-filters.ts';
 import { dispatchResource, methodNotAllowed, pathNotFound } from './handlers/dispatch.ts';
 import { servesProtobuf } from './handlers/protobuf-served.ts';
-import { checkNamespaceAcceptsObjects, checkNamespaceDeletable } from './handlers/namespace-lifecycle.ts';
+import type { AdmissionChain } from '../admission/chain.ts';
+import { RequestAdmission } from '../admission/request-admission.ts';
+import { fieldManagerOf } from './handlers/request-context.ts';
 import { requestTimeoutMsMax } from './limits.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { negotiateResponse } from './negotiation.ts';
@@ -41,6 +43,8 @@ export interface HandlerDeps extends NonResourceDeps {
   readonly authentication: Authentication;
   /** The authorizer chain every request is asked of (after impersonation). */
   readonly authorizer: Authorizer;
+  /** The admission chain writes pass (none: writes are admitted as they are). */
+  readonly admission?: AdmissionChain;
   /** How long a request body may take to arrive whole. */
   readonly bodyTimeoutMs: number;
   /** How long a watch's client may take no data while events wait for it. */
@@ -70,6 +74,27 @@ function metricLabels(info: ResourceRequestInfo | null, served: ServedResource |
   return { verb, group: info.group, version: info.version, resource: info.resource, subresource };
 }
 
+/**
+ * The admission of one write: the resource and sub-resource as the request named them, its user,
+ * dry run and field manager; warnings go out as `Warning` headers. (The query's options were not
+ * validated yet: a malformed dryRun is refused by the handler before admission runs.)
+ */
+function requestAdmission(chain: AdmissionChain, info: ResourceRequestInfo, served: ServedResource, query: URLSearchParams, headers: RawRequest['headers'], out: Responder, user: UserInfo): RequestAdmission {
+  const fieldManager = query.get('fieldManager');
+  return new RequestAdmission(chain, {
+    resource: { group: info.group, version: info.version, resource: info.resource },
+    subresource: info.subresource ?? '',
+    kind: { group: served.group, version: served.version, kind: served.decl.kind },
+    namespace: info.namespace ?? '',
+    name: info.name ?? '',
+    userInfo: user,
+    dryRun: query.getAll('dryRun').length > 0,
+    ...(fieldManager !== null && fieldManager !== '' ? { fieldManager } : { fieldManager: fieldManagerOf(query, headers) }),
+    warn: (text) => out.warn(text),
+    annotations: new Map(),
+  });
+}
+
 async function serveResource(
   deps: HandlerDeps, info: ResourceRequestInfo, served: ServedResource | undefined, req: RawRequest, out: Responder, query: URLSearchParams, closed: Promise<void>, user: UserInfo,
 ): Promise<void> {
@@ -87,17 +112,17 @@ async function serveResource(
   out.options.format = negotiated.format;
   out.options.protobuf = negotiated.protobuf;
   out.options.gzip = readVerb && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  if (info.verb === 'create' && served.decl.namespaced && served.decl.ignoresNamespaceLifecycle !== true && info.namespace !== undefined) await checkNamespaceAcceptsObjects(deps.namespaceStores?.namespaces, served, info.namespace);
-  if (info.verb === 'delete' && served.group === '' && served.decl.plural === 'namespaces' && info.subresource === undefined) checkNamespaceDeletable(info.name ?? '');
   // Asked only by a write that turns out to create (PUT create-on-update, apply of a missing object): built then, not per request.
   const authorizeCreate = async (): Promise<void> => {
     const createAttributes = resourceAttributes(user, { verb: 'create', apiGroup: info.group, apiVersion: info.version, resource: info.resource, ...(info.namespace === undefined ? {} : { namespace: info.namespace }), ...(info.subresource === undefined ? {} : { subresource: info.subresource }), ...(info.name === undefined ? {} : { name: info.name }) });
     const refusal = await authorizeCreateOnUpdate(deps.authorizer, createAttributes);
     if (refusal !== null) throw refusal;
   };
+  const admission = deps.admission !== undefined && !readVerb && info.verb !== 'watch' ? requestAdmission(deps.admission, resourceInfo, served, query, req.headers, out, user) : undefined;
   await dispatchResource({
     info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, watchStallTimeoutMs: deps.watchStallTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed, user, authorizeCreate,
     ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}),
+    ...(admission === undefined ? {} : { admission }),
   });
 }
 

@@ -85,7 +85,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   // the router answers 404 for a sub-resource that takes none.
   const subpath = extra.length > 0 ? extra.join('/') : undefined;
   // `watch` reads as kube-apiserver's bool parameters: `true`, `True`, `1`, a bare `?watch`... all watch.
-  const watch = watchPath || boolParam(query, 'watch');
+  // With a name in the path only the legacy watch path watches: kube-apiserver reads `?watch` on
+  // a collection only (a named GET with it is a get, served and authorized as one).
+  const watch = watchPath || (name === undefined && boolParam(query, 'watch'));
   if (watchPath && method !== 'GET' && method !== 'HEAD') return null;
   // kube-apiserver's proxy sub-resources (pods, services, nodes) serve OPTIONS as any other
   // method (their ConnectMethods list it), as the `get` of a connection here; elsewhere it is a 405.

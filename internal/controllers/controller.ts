@@ -1,3 +1,4 @@
+import type { Authorizer } from '../authz/authorizer.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
 
@@ -17,4 +18,9 @@ export interface ControllerDeps {
   readonly registry: ResourceRegistry;
   readonly stores: ReadonlyMap<ServedResource, GenericStore>;
   readonly log: (message: string, err?: unknown) => void;
+  /**
+   * The authorizer controllers' actions are checked by, each controller as its own service
+   * account (controller-identity.ts). Absent: controllers act with the server's full authority.
+   */
+  readonly authorizer?: Authorizer;
 }

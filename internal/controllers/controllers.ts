@@ -1,11 +1,14 @@
 import type { Controller, ControllerDeps } from './controller.ts';
 import { createClusterRoleAggregationController } from './clusterrole-aggregation.ts';
+import { authorizedStores, controllerManagerUser, controllerUser } from './controller-identity.ts';
 import { createDisruptionController } from './disruption/disruption-controller.ts';
 import { createGarbageCollector } from './garbage-collector/garbage-collector.ts';
 import { createNamespaceController } from './namespace-controller.ts';
+import { createResourceQuotaController } from './resourcequota/resource-quota-controller.ts';
 import { createServiceAllocationRepair } from './service-allocation-repair.ts';
 import { createServiceAccountController } from './serviceaccounts/default-service-account.ts';
 import { createRootCaPublisher } from './serviceaccounts/root-ca-publisher.ts';
+import { createLegacyTokenController, type LegacyTokenOptions } from './serviceaccounts/legacy-token-secrets.ts';
 
 /** What some controllers publish, given by the replica. */
 export interface ControllerInputs {
@@ -14,11 +17,39 @@ export interface ControllerInputs {
    * ConfigMap kube-root-ca.crt in every namespace. Absent: the root-ca-cert-publisher does not run.
    */
   readonly rootCaBundle?: string;
+  /**
+   * Mints the non-expiring token of a `kubernetes.io/service-account-token` Secret (the server's
+   * service-account token issuer). Absent: the tokens controller does not run.
+   */
+  readonly issueLegacyToken?: LegacyTokenOptions['issueToken'];
+}
+
+/**
+ * `deps` as the controller running as service account kube-system:`serviceAccount` sees them:
+ * its stores authorized by RBAC against the bootstrap role system:controller:`serviceAccount`.
+ */
+function as(deps: ControllerDeps, serviceAccount: string): ControllerDeps {
+  if (deps.authorizer === undefined) return deps;
+  return { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerUser(serviceAccount)) };
 }
 
 /** Every controller a replica runs while it leads: the one list to add a controller to. */
 export function createControllers(deps: ControllerDeps, inputs: ControllerInputs = {}): Controller[] {
-  const controllers = [createNamespaceController(deps), createGarbageCollector(deps), createServiceAllocationRepair(deps), createDisruptionController(deps), createServiceAccountController(deps), createClusterRoleAggregationController(deps)];
-  if (inputs.rootCaBundle !== undefined) controllers.push(createRootCaPublisher(deps, { rootCaBundle: inputs.rootCaBundle }));
+  const controllers = [
+    createNamespaceController(as(deps, 'namespace-controller')),
+    createGarbageCollector(as(deps, 'generic-garbage-collector')),
+    // Part of kube-apiserver itself (its loopback client is in system:masters): the server's authority.
+    createServiceAllocationRepair(deps),
+    createDisruptionController(as(deps, 'disruption-controller')),
+    createServiceAccountController(as(deps, 'service-account-controller')),
+    createClusterRoleAggregationController(as(deps, 'clusterrole-aggregation-controller')),
+    createResourceQuotaController(as(deps, 'resourcequota-controller')),
+  ];
+  if (inputs.rootCaBundle !== undefined) controllers.push(createRootCaPublisher(as(deps, 'root-ca-cert-publisher'), { rootCaBundle: inputs.rootCaBundle }));
+  if (inputs.issueLegacyToken !== undefined) {
+    // As kube-controller-manager, whose tokens controller uses its own credentials, not a per-controller account.
+    const own = deps.authorizer === undefined ? deps : { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerManagerUser) };
+    controllers.push(createLegacyTokenController(own, { issueToken: inputs.issueLegacyToken, rootCaBundle: inputs.rootCaBundle ?? '' }));
+  }
   return controllers;
 }

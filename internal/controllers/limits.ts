@@ -36,3 +36,18 @@ export const clusterRoleAggregationResyncMs = 30_000;
 
 /** ClusterRole aggregation: how long ClusterRole events gather before a pass (bootstrap writes dozens at once). */
 export const clusterRoleAggregationBatchMs = 100;
+
+/**
+ * Resource quota controller: full resync period (kube's --resource-quota-sync-period, 5 minutes):
+ * the usage of kinds it does not watch is recounted then.
+ */
+export const resourceQuotaResyncMs = 5 * 60_000;
+
+/** Resource quota controller: how long object events gather before a pass, and the wait after a lost race. */
+export const resourceQuotaBatchMs = 200;
+
+/** Service-account tokens controller: full resync period. */
+export const legacyTokenResyncMs = 30_000;
+
+/** Service-account tokens controller: how long Secret and ServiceAccount events gather before a pass. */
+export const legacyTokenBatchMs = 50;

@@ -2,14 +2,17 @@
 // (nothing is carried from one pass to the next); watches on the stores it reads only wake it
 // early, and a periodic resync covers whatever a broken watch missed.
 import type { GenericStore } from '../registry/generic/store.ts';
-import { startWatch, type ApiWatch } from '../registry/generic/watch.ts';
+import { startWatch, type ApiWatch, type ApiWatchEvent } from '../registry/generic/watch.ts';
 import type { ControllerDeps } from './controller.ts';
+import { authorizeWatch } from './controller-identity.ts';
 import { Wakeup } from './wakeup.ts';
 
 /** A store whose changes wake a watched loop, optionally narrowed by a field selector. */
 export interface WatchedStore {
   readonly store: GenericStore;
   readonly fieldSelector?: string;
+  /** Which events wake the loop (default: every change). */
+  readonly wakesOn?: (event: ApiWatchEvent) => boolean;
 }
 
 /** What one level-triggered controller gives `runWatchedLoop`. */
@@ -31,10 +34,10 @@ export interface WatchedLoop {
 }
 
 /** Feeds a watch's events into `wake` until the watch ends, then calls `ended`. */
-function follow(watch: ApiWatch, wake: Wakeup, ended: () => void): void {
+function follow(watch: ApiWatch, wake: Wakeup, wakesOn: WatchedStore['wakesOn'], ended: () => void): void {
   void (async () => {
     try {
-      for await (const event of watch.events) if (event.type !== 'BOOKMARK') wake.fire();
+      for await (const event of watch.events) if (event.type !== 'BOOKMARK' && (wakesOn === undefined || wakesOn(event))) wake.fire();
     } catch {
       // The watch broke (compaction, store closing): the next pass re-watches.
     } finally {
@@ -50,9 +53,10 @@ async function ensureWatches(loop: WatchedLoop, watches: Map<WatchedStore, ApiWa
     if (watches.has(watched) || signal.aborted) continue;
     const selector = watched.fieldSelector === undefined ? {} : { fieldSelector: watched.fieldSelector };
     const list = await watched.store.list(undefined, { limit: 1, ...selector });
+    await authorizeWatch(watched.store, undefined);
     const started = await startWatch(watched.store, undefined, { resourceVersion: list.metadata.resourceVersion, ...selector });
     watches.set(watched, started);
-    follow(started, wake, () => {
+    follow(started, wake, watched.wakesOn, () => {
       if (watches.get(watched) === started) watches.delete(watched);
     });
   }

@@ -11,6 +11,7 @@ import { persistentvolumeclaims } from './core/persistentvolumeclaims.ts';
 import { persistentvolumes } from './core/persistentvolumes.ts';
 import { resourcequotas } from './core/resourcequotas.ts';
 import { namespaces } from './core/namespaces.ts';
+import { NamespaceStore } from './core/namespace-store.ts';
 import { nodes } from './core/nodes.ts';
 import { pods } from './core/pods.ts';
 import { BindingStore, bindings } from './core/pod/bindings.ts';
@@ -43,6 +44,8 @@ import { ingressclasses } from './networking/ingressclasses.ts';
 import { ingresses } from './networking/ingresses.ts';
 import { networkpolicies } from './networking/networkpolicies.ts';
 import { runtimeclasses } from './node/runtimeclasses.ts';
+import { mutatingwebhookconfigurations } from './admissionregistration/mutatingwebhookconfigurations.ts';
+import { validatingwebhookconfigurations } from './admissionregistration/validatingwebhookconfigurations.ts';
 import { poddisruptionbudgets } from './policy/poddisruptionbudgets.ts';
 import { clusterrolebindings } from './rbac/clusterrolebindings.ts';
 import { clusterroles } from './rbac/clusterroles.ts';
@@ -61,6 +64,7 @@ import type { StoreAuthorization } from './authorization/store-authorization.ts'
 import { selfsubjectreviews, selfSubjectReviewKind, selfsubjectreviewsV1beta1 } from './authentication/selfsubjectreviews.ts';
 import { bindingEscalationHooks, roleEscalationHooks } from './rbac/escalation-hooks.ts';
 import type { ResourceDeclaration } from './schema/declaration.ts';
+import { servedGroup, type ServedResource, type ServedResources } from './served-resource.ts';
 
 /** Every built-in resource declaration, in discovery order. */
 export const builtinDeclarations: readonly ResourceDeclaration[] = [
@@ -77,6 +81,7 @@ export const builtinDeclarations: readonly ResourceDeclaration[] = [
   storageclasses, csidrivers, csinodes, volumeattachments, csistoragecapacities,
   priorityclasses, runtimeclasses, endpointslices,
   flowschemas, flowschemasV1beta2, prioritylevelconfigurations, prioritylevelconfigurationsV1beta2,
+  validatingwebhookconfigurations, mutatingwebhookconfigurations,
   apiservices,
   selfsubjectreviews, selfsubjectreviewsV1beta1,
   tokenreviews,
@@ -100,6 +105,7 @@ const reviewStore = (kind: ReviewKind): OwnStore => (storage, served, deps) => n
 /** Resources whose store is their own rather than the generic one (as kube-apiserver overrides a resource's storage). */
 const ownStores: ReadonlyMap<ResourceDeclaration, OwnStore> = new Map<ResourceDeclaration, OwnStore>([
   [componentstatuses, (storage, served) => new ComponentStatusStore(storage, served)],
+  [namespaces, (storage, served) => new NamespaceStore(storage, served)],
   [bindings, (storage, served) => new BindingStore(storage, served)],
   [subjectaccessreviews, reviewStore(subjectAccessReviewKind)],
   [localsubjectaccessreviews, reviewStore(localSubjectAccessReviewKind)],
@@ -135,23 +141,11 @@ export function storeFor(storage: Storage, served: ServedResource, deps: StoreDe
   return new GenericStore(storage, served, writeHooks.get(served.decl)?.(storage, deps), subresources && ((self) => subresources(self, deps)));
 }
 
-/** A declaration placed under its served API group name (which depends on the domain). */
-export interface ServedResource {
-  readonly decl: ResourceDeclaration;
-  /** The group as served: '' for core, `apps`, `events.<domain>`. */
-  readonly group: string;
-  readonly version: string;
-  /** `v1` or `<group>/<version>`. */
-  readonly apiVersion: string;
-}
-
-/** The served group name of a declaration under an API domain. */
-export function servedGroup(decl: ResourceDeclaration, apiDomain: string): string {
-  return decl.groupQualified ? `${decl.group}.${apiDomain}` : decl.group;
-}
+// Re-exported: most of the server names them with the registry.
+export { servedGroup, type ServedResource } from './served-resource.ts';
 
 /** The resources served by one API server, looked up by group, version and plural. */
-export class ResourceRegistry {
+export class ResourceRegistry implements ServedResources {
   readonly resources: readonly ServedResource[];
   private readonly byPath = new Map<string, ServedResource>();
 

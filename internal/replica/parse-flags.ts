@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { authenticationFlagOptions, normalizeBooleanFlags, parseAuthenticationFlags, type AuthenticationFlags } from './authentication-flags.ts';
+import { admissionFlagOptions, parseAdmissionFlags, type AdmissionFlags } from './admission-flags.ts';
 import { authorizationFlagOptions, parseAuthorizationFlags, type AuthorizationFlags } from './authorization-flags.ts';
 import { defaultServiceClusterIpRange, defaultServiceNodePortRange, serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
 
@@ -24,6 +25,8 @@ export interface ReplicaFlags {
   readonly serviceNetwork: ServiceNetwork;
   /** --authorization-mode and the --authorization-webhook-* flags. */
   readonly authorization: AuthorizationFlags;
+  /** --enable-admission-plugins, --disable-admission-plugins, --admission-control-config-file ... */
+  readonly admission: AdmissionFlags;
   /** --client-ca-file, --token-auth-file, --service-account-*, --oidc-*, --requestheader-*, --anonymous-auth, --admin-token-file ... */
   readonly authentication: AuthenticationFlags;
 }
@@ -118,6 +121,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       'service-cluster-ip-range': { type: 'string', default: defaultServiceClusterIpRange },
       'service-node-port-range': { type: 'string', default: defaultServiceNodePortRange },
       ...authorizationFlagOptions,
+      ...admissionFlagOptions,
       ...authenticationFlagOptions,
     },
     strict: true,
@@ -147,6 +151,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     snapshotCatchUpEntries: optionalInt(values['snapshot-catch-up-entries'], 'snapshot-catch-up-entries'),
     serviceNetwork: parseServiceNetwork(values['service-cluster-ip-range'], values['service-node-port-range']),
     authorization,
+    admission: parseAdmissionFlags(values, (message) => new FlagError(message)),
     authentication: parseAuthenticationFlags(values, authorization.modes, { parseDurationMs, makeError: (message) => new FlagError(message) }),
   };
 }

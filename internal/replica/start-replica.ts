@@ -12,6 +12,7 @@ import { StorageError } from '../storage/storage.ts';
 import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
 import { registerRaftTimings, registerReplicaGauges } from './replica-metrics.ts';
 import type { AuthorizationFlags } from './authorization-flags.ts';
+import type { AdmissionFlags } from './admission-flags.ts';
 import { loadWebhookKubeconfig } from '../authz/webhook/webhook-config.ts';
 import { leadershipHandOffMs, quorumCheckTimeoutMs } from './limits.ts';
 
@@ -41,6 +42,8 @@ export interface ReplicaOptions {
   readonly serviceNetwork?: ServiceNetwork;
   /** --authorization-mode and the webhook's flags (default: RBAC). */
   readonly authorization?: AuthorizationFlags;
+  /** The admission plugins and their configuration (default: kube-apiserver's default plugins). */
+  readonly admission?: AdmissionFlags;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
   readonly log: (message: string, err?: unknown) => void;
@@ -114,6 +117,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(options.serviceNetwork ? { serviceNetwork: options.serviceNetwork } : {}),
       kubernetesService: { advertiseHost: options.api.host },
       ...(options.authorization ? { authorization: authorizationOptions(options.authorization, options.apiDomain) } : {}),
+      ...(options.admission ? { admission: options.admission } : {}),
       log: options.log,
     });
   } catch (error) {
@@ -122,21 +126,32 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     throw error;
   }
   const served = api;
-  // Controllers act through the API's own stores, on the Raft leader only.
+  // Controllers act through the API's own stores, on the Raft leader only, each as its own service
+  // account authorized by the API's authorizer.
   const controllers = new ControllerManager({
     // kube-root-ca.crt publishes the CA that signs the API's serving certificate (the cluster CA).
-    controllers: createControllers({ registry: served.registry, stores: served.stores, log: options.log }, { rootCaBundle: pki.ca.cert }),
+    controllers: createControllers({ registry: served.registry, stores: served.stores, authorizer: served.authorization.authorizer, log: options.log }, {
+      rootCaBundle: pki.ca.cert,
+      ...(authn.tokenIssuer === undefined ? {} : { issueLegacyToken: (account, secret) => authn.tokenIssuer?.issueLegacyToken(account, secret) ?? '' }),
+    }),
     isLeader: () => raft.isLeader(),
     log: options.log,
     metricsRegistry,
   });
-  controllers.start();
+  // Once RBAC holds the controllers' roles: before, their first passes would only be refused.
+  let stopped = false;
+  void served.authorizationReady
+    .catch((err: unknown) => options.log('controllers start before RBAC is ready', err))
+    .then(() => {
+      if (!stopped) controllers.start();
+    });
   return {
     raft,
     storage,
     api: served,
     authn,
     async stop() {
+      stopped = true;
       await controllers.stop();
       await served.close();
       authn.close();

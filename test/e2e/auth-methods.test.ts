@@ -7,13 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT, exportJWK } from 'jose';
 import { TokenIssuer } from '../../internal/authn/index.ts';
 import { parsePrivateKeyPem } from '../../internal/authn/jwt/pem-keys.ts';
 import { issueCertificate } from '../../internal/certificates/index.ts';
@@ -21,42 +17,10 @@ import { startLocalCluster, type LocalCluster } from '../../internal/cluster/loc
 import { fastRaftArgs } from '../support/cluster-fixture.ts';
 import { freePorts } from '../support/free-ports.ts';
 import { kubectlPath } from '../support/kubectl-runner.ts';
-import { makeCa, makeCertificate, makeServerCertificate, type TestCertificate } from '../unit/authn/fixtures/test-pki.ts';
-
-const pythonPath = '/usr/bin/python3';
-
-/** One HTTPS exchange with a replica: status and body text. */
-interface Answer {
-  readonly status: number;
-  readonly body: string;
-}
-
-interface Call {
-  readonly token?: string;
-  readonly headers?: Record<string, string>;
-  readonly cert?: string;
-  readonly key?: string;
-  readonly method?: string;
-  readonly body?: unknown;
-}
-
-function call(cluster: LocalCluster, replica: number, path: string, options: Call = {}): Promise<Answer> {
-  const url = `${cluster.replicas[replica]?.apiUrl ?? ''}${path}`;
-  const headers: Record<string, string> = { accept: 'application/json', ...(options.headers ?? {}) };
-  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers, ca: cluster.caPem, agent: false, ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.setTimeout(30_000, () => req.destroy(new Error(`${path}: timed out`)));
-    req.end(body);
-  });
-}
+import { makeCa, makeCertificate } from '../unit/authn/fixtures/test-pki.ts';
+import { callReplica, type Answer } from '../support/auth-https.ts';
+import { closeServer, idToken as signIdToken, startOidcProvider, type OidcProvider } from '../support/auth-providers.ts';
+import { pythonClientMissing, pythonPath } from '../support/python-client.ts';
 
 /** The user a 403 names (`User "x" cannot ...`), or the status when the answer is no 403. */
 function forbiddenUser(answer: Answer): string {
@@ -65,34 +29,8 @@ function forbiddenUser(answer: Answer): string {
   return match?.[1] ?? answer.body;
 }
 
-/** An OpenID Connect provider over HTTPS: discovery and a JWKS of one RSA key. */
-interface Provider {
-  readonly server: Server;
-  readonly issuer: string;
-  readonly ca: TestCertificate;
-  readonly key: KeyObject;
-}
-
-async function startProvider(): Promise<Provider> {
-  const ca = await makeCa('test-oidc-ca');
-  const serving = await makeServerCertificate(ca);
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'key-1', use: 'sig', alg: 'RS256' };
-  let issuer = '';
-  const server = createServer({ cert: serving.pem, key: serving.keyPem }, (req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/.well-known/openid-configuration') res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/keys` }));
-    else if (req.url === '/keys') res.end(JSON.stringify({ keys: [jwk] }));
-    else res.writeHead(404).end('{}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { server, issuer, ca, key: privateKey };
-}
-
-function idToken(provider: Provider, claims: Record<string, unknown>, audience = 'orch'): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).setIssuer(provider.issuer).setAudience(audience)
-    .setIssuedAt().setExpirationTime('10m').sign(provider.key);
+function idToken(provider: OidcProvider, claims: Record<string, unknown>, audience = 'orch'): Promise<string> {
+  return signIdToken(provider, { claims, audience });
 }
 
 function kubectl(cluster: LocalCluster, context: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -103,15 +41,6 @@ function kubectl(cluster: LocalCluster, context: string, args: readonly string[]
   });
 }
 
-function pythonClientMissing(): string | null {
-  try {
-    execFileSync(pythonPath, ['-c', 'import kubernetes'], { stdio: 'ignore', timeout: 30_000 });
-    return null;
-  } catch {
-    return `${pythonPath} cannot import kubernetes (apt-get install python3-kubernetes)`;
-  }
-}
-
 const pythonListNamespaces = `
 import sys, kubernetes
 kubernetes.config.load_kube_config(config_file=sys.argv[1], context=sys.argv[2])
@@ -120,11 +49,11 @@ print(",".join(sorted(n.metadata.name for n in kubernetes.client.CoreV1Api().lis
 
 test('every authentication method through real replicas: client certificates, token file, service accounts, OIDC, proxy headers, anonymous, invalid credentials', { timeout: 300_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'orch-e2e-auth-'));
-  const provider = await startProvider();
+  const provider = await startOidcProvider();
   const started: { cluster?: LocalCluster } = {};
   t.after(async () => {
     await started.cluster?.stop();
-    await new Promise((resolve) => provider.server.close(resolve));
+    await closeServer(provider.server);
     rmSync(dir, { recursive: true, force: true });
   });
   // The admin token is made by the test, so that the test's token file (which replaces the
@@ -171,44 +100,44 @@ test('every authentication method through real replicas: client certificates, to
 
   await t.test('an invalid bearer token is a bare 401 on every path, health and /version included; no credential is anonymous', async () => {
     for (const path of ['/healthz', '/livez', '/readyz', '/version', '/api', '/apis', pods]) {
-      const answer = await call(c, 1, path, { token: 'not-a-token' });
+      const answer = await callReplica(c, 1, path, { token: 'not-a-token' });
       assert.equal(answer.status, 401, path);
       assert.deepEqual(JSON.parse(answer.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }, path);
     }
-    assert.equal((await call(c, 0, '/healthz')).status, 200);
-    assert.equal((await call(c, 2, '/version')).status, 200);
-    assert.equal(forbiddenUser(await call(c, 0, pods)), 'system:anonymous');
+    assert.equal((await callReplica(c, 0, '/healthz')).status, 200);
+    assert.equal((await callReplica(c, 2, '/version')).status, 200);
+    assert.equal(forbiddenUser(await callReplica(c, 0, pods)), 'system:anonymous');
   });
 
   await t.test('token-file users: the admin token is orch-admin in system:masters, alice is herself with no rights', async () => {
-    assert.equal((await call(c, 0, pods, { token: adminToken })).status, 200);
-    for (const replica of [0, 1, 2]) assert.equal(forbiddenUser(await call(c, replica, pods, { token: 'alice-token-0123456789' })), 'alice');
+    assert.equal((await callReplica(c, 0, pods, { token: adminToken })).status, 200);
+    for (const replica of [0, 1, 2]) assert.equal(forbiddenUser(await callReplica(c, replica, pods, { token: 'alice-token-0123456789' })), 'alice');
   });
 
   await t.test('a certificate of another CA than --client-ca-file is a 401; one of the cluster CA is its CN', async () => {
     const otherCa = await makeCa('some-other-ca');
     const stranger = await makeCertificate({ commonName: 'mallory', organizations: ['system:masters'], issuer: otherCa });
-    assert.equal((await call(c, 0, pods, { cert: stranger.pem, key: stranger.keyPem })).status, 401);
+    assert.equal((await callReplica(c, 0, pods, { cert: stranger.pem, key: stranger.keyPem })).status, 401);
     const ca = { cert: c.caPem, key: readFileSync(join(dataDir, 'pki', 'ca.key'), 'utf8') };
     const carol = await issueCertificate(ca, { commonName: 'carol', organizations: ['team-a'], usages: ['client'] });
-    assert.equal(forbiddenUser(await call(c, 1, pods, carol)), 'carol');
+    assert.equal(forbiddenUser(await callReplica(c, 1, pods, carol)), 'carol');
   });
 
   await t.test('proxy headers count only with the proxy\'s certificate (its CA and an allowed name); otherwise they are ignored', async () => {
     const asMaster = { 'x-remote-user': 'bob', 'x-remote-group': 'system:masters' };
-    assert.equal(forbiddenUser(await call(c, 0, pods, { headers: asMaster })), 'system:anonymous', 'no certificate');
+    assert.equal(forbiddenUser(await callReplica(c, 0, pods, { headers: asMaster })), 'system:anonymous', 'no certificate');
     const ca = { cert: c.caPem, key: readFileSync(join(dataDir, 'pki', 'ca.key'), 'utf8') };
     const carol = await issueCertificate(ca, { commonName: 'carol', usages: ['client'] });
-    assert.equal(forbiddenUser(await call(c, 0, pods, { ...carol, headers: asMaster })), 'carol', 'a user\'s certificate');
-    assert.equal((await call(c, 1, pods, { cert: strangerProxy.pem, key: strangerProxy.keyPem, headers: asMaster })).status, 401, 'a name not allowed');
-    assert.equal(forbiddenUser(await call(c, 1, pods, { cert: proxy.pem, key: proxy.keyPem, headers: { 'x-remote-user': 'bob' } })), 'bob');
-    assert.equal((await call(c, 2, pods, { cert: proxy.pem, key: proxy.keyPem, headers: asMaster })).status, 200);
+    assert.equal(forbiddenUser(await callReplica(c, 0, pods, { ...carol, headers: asMaster })), 'carol', 'a user\'s certificate');
+    assert.equal((await callReplica(c, 1, pods, { cert: strangerProxy.pem, key: strangerProxy.keyPem, headers: asMaster })).status, 401, 'a name not allowed');
+    assert.equal(forbiddenUser(await callReplica(c, 1, pods, { cert: proxy.pem, key: proxy.keyPem, headers: { 'x-remote-user': 'bob' } })), 'bob');
+    assert.equal((await callReplica(c, 2, pods, { cert: proxy.pem, key: proxy.keyPem, headers: asMaster })).status, 200);
   });
 
   await t.test('OpenID Connect: an id_token of the provider served here authenticates through the replica flags; a wrong audience is a 401', async () => {
     const alice = await idToken(provider, { sub: 'alice' });
-    assert.equal(forbiddenUser(await call(c, 0, pods, { token: alice })), 'oidc:alice');
-    assert.equal((await call(c, 1, pods, { token: await idToken(provider, { sub: 'alice' }, 'someone-else') })).status, 401);
+    assert.equal(forbiddenUser(await callReplica(c, 0, pods, { token: alice })), 'oidc:alice');
+    assert.equal((await callReplica(c, 1, pods, { token: await idToken(provider, { sub: 'alice' }, 'someone-else') })).status, 401);
     const admin = await idToken(provider, { sub: 'root', groups: ['system:masters'] });
     const result = await kubectl(c, 'orch-3', ['--token', admin, 'get', 'configmap', 'made-by-cert', '-o', 'jsonpath={.data.a}']);
     assert.equal(result.code, 0, result.stderr);
@@ -216,7 +145,7 @@ test('every authentication method through real replicas: client certificates, to
   });
 
   await t.test('service-account tokens signed with the cluster\'s shared key work on every replica until the account is deleted', async () => {
-    const created = await call(c, 0, '/api/v1/namespaces/default/serviceaccounts', { token: adminToken, method: 'POST', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } } });
+    const created = await callReplica(c, 0, '/api/v1/namespaces/default/serviceaccounts', { token: adminToken, method: 'POST', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } } });
     assert.equal(created.status, 201, created.body);
     const uid = (JSON.parse(created.body) as { metadata: { uid: string } }).metadata.uid;
     const issuer = new TokenIssuer({
@@ -224,10 +153,10 @@ test('every authentication method through real replicas: client certificates, to
       apiAudiences: [c.serviceAccount.issuer], extendExpiration: false, clock: Date.now,
     });
     const { token } = issuer.issueBoundToken({ namespace: 'default', serviceAccountName: 'robot', serviceAccountUid: uid });
-    for (const replica of [0, 1]) assert.equal(forbiddenUser(await call(c, replica, pods, { token })), 'system:serviceaccount:default:robot');
-    assert.equal((await call(c, 0, '/api/v1/namespaces/default/serviceaccounts/robot', { token: adminToken, method: 'DELETE' })).status, 200);
+    for (const replica of [0, 1]) assert.equal(forbiddenUser(await callReplica(c, replica, pods, { token })), 'system:serviceaccount:default:robot');
+    assert.equal((await callReplica(c, 0, '/api/v1/namespaces/default/serviceaccounts/robot', { token: adminToken, method: 'DELETE' })).status, 200);
     // Replica 3 has not seen (nor cached) the token: the account's absence is a 401 at once.
-    assert.equal((await call(c, 2, pods, { token })).status, 401);
+    assert.equal((await callReplica(c, 2, pods, { token })).status, 401);
   });
 
   await t.test('the Debian Python client with the kubeconfig\'s client certificate', { skip: pythonClientMissing() ?? false }, async () => {

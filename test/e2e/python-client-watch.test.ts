@@ -3,25 +3,15 @@
 // The Python side is python/watch_stream.py; this test gives it a kubeconfig per replica.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { startClusterFixture } from '../support/cluster-fixture.ts';
+import { pythonClientMissing, pythonPath } from '../support/python-client.ts';
 
-const pythonPath = '/usr/bin/python3';
 const scriptPath = fileURLToPath(new URL('./python/watch_stream.py', import.meta.url));
-
-/** Why the Python client cannot run here, or null when `import kubernetes` works. */
-function pythonClientMissing(): string | null {
-  try {
-    execFileSync(pythonPath, ['-c', 'import kubernetes'], { stdio: 'ignore', timeout: 30_000 });
-    return null;
-  } catch {
-    return `${pythonPath} cannot import kubernetes (apt-get install python3-kubernetes; .ci/run does)`;
-  }
-}
 
 interface Kubeconfig {
   clusters: { name: string; cluster: { server: string } }[];

@@ -151,11 +151,13 @@ describe('watch semantics through the leader and a follower', () => {
         }
       });
 
-      it(`one object: fieldSelector metadata.name, and the object path with watch=1 (${on})`, async () => {
+      it(`one object: fieldSelector metadata.name, and the legacy watch path of the object (${on}); the object path with watch=1 is a get, as kube-apiserver serves it`, async () => {
         const { client, writer, namespace: ns } = target();
         await write(writer, 'POST', ns, 'one', { grp: 'one' });
         assert.equal((await client.call('GET', cmPath(ns, 'one'))).status, 200);
-        await withWatches([client.watch(`${cmPath(ns)}?watch=1&fieldSelector=metadata.name%3Done`), client.watch(`${cmPath(ns, 'one')}?watch=1`)], async (watches) => {
+        const named = await client.call('GET', `${cmPath(ns, 'one')}?watch=1`);
+        assert.equal((named.json as { kind?: string }).kind, 'ConfigMap');
+        await withWatches([client.watch(`${cmPath(ns)}?watch=1&fieldSelector=metadata.name%3Done`), client.watch(`/api/v1/watch/namespaces/${ns}/configmaps/one`)], async (watches) => {
           for (const w of watches) assert.deepEqual(summary(await w.next(1)), [['ADDED', 'one']]);
           await write(writer, 'POST', ns, 'one-more', { grp: 'one' });
           await write(writer, 'PUT', ns, 'one', { grp: 'one' }, 'x');

@@ -1,18 +1,10 @@
-import { badRequest, hasStatus } from '../../registry/errors/status-error.ts';
-import { deleteNamespace, type NamespaceStores } from '../../registry/core/namespace-deletion.ts';
-import type { DeleteOptions, ListObject } from '../../registry/generic/store.ts';
+import { badRequest } from '../../registry/errors/status-error.ts';
+import type { DeleteOptions } from '../../registry/generic/store.ts';
 import { decodeJson, decodeProtobufBody, decodeYaml, readBody } from '../body.ts';
 import { isProtobufBody, mediaType } from '../negotiation.ts';
-import { protectedNamespaces } from './namespace-lifecycle.ts';
 import { sendList, sendObject } from './read.ts';
 import type { RequestContext } from './request-context.ts';
 import { checkDeleteOptions, deleteOptionsFromQuery, listOptionsOf, type RequestedDeleteOptions } from './request-options.ts';
-
-/** The selectors a deletecollection picks its objects by. */
-interface Selectors {
-  readonly labelSelector: string;
-  readonly fieldSelector: string;
-}
 
 interface DeleteBody {
   gracePeriodSeconds?: unknown;
@@ -81,45 +73,21 @@ async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
     ...(policy === undefined ? {} : { propagationPolicy: policy }),
     ...(orphan === undefined ? {} : { orphanDependents: orphan }),
     ...(preconditions === undefined ? {} : { preconditions }),
+    ...(ctx.admission === undefined ? {} : { admission: ctx.admission }),
   };
 }
 
-/** DELETE of one object: 200 when removed, 202 when it waits for finalizers; a namespace answers 200 Terminating. */
+/** DELETE of one object: 200 when removed, 202 when it waits for finalizers (a namespace answers 200 Terminating: its store says so). */
 export async function handleDelete(ctx: RequestContext): Promise<void> {
   const opts = await deleteOptions(ctx);
-  const name = ctx.info.name ?? '';
-  if (ctx.namespaceStores && ctx.served.group === '' && ctx.served.decl.plural === 'namespaces') {
-    const ns = await deleteNamespace(ctx.namespaceStores, name, opts);
-    sendObject(ctx, 200, ns);
-    return;
-  }
-  const obj = await ctx.store.delete(ctx.info.namespace, name, opts);
+  const obj = await ctx.store.delete(ctx.info.namespace, ctx.info.name ?? '', opts);
   const pending = obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length > 0;
   sendObject(ctx, pending ? 202 : 200, obj);
-}
-
-/** DELETE of a collection of namespaces: each becomes Terminating (protected ones are skipped). */
-async function deleteNamespaceCollection(stores: NamespaceStores, selectors: Selectors, opts: DeleteOptions): Promise<ListObject> {
-  const list = await stores.namespaces.list(undefined, selectors);
-  const items = [];
-  for (const ns of list.items) {
-    const name = ns.metadata.name ?? '';
-    if (protectedNamespaces.has(name)) continue;
-    try {
-      items.push(await deleteNamespace(stores, name, opts));
-    } catch (err) {
-      if (!hasStatus(err, 404)) throw err;
-    }
-  }
-  return { ...list, items };
 }
 
 /** DELETE of a collection, by label and field selectors (its ListOptions are read before its DeleteOptions, as upstream). */
 export async function handleDeleteCollection(ctx: RequestContext): Promise<void> {
   const { labelSelector = '', fieldSelector = '' } = listOptionsOf(ctx.query);
   const opts = await deleteOptions(ctx);
-  const stores = ctx.namespaceStores;
-  const namespaces = stores !== undefined && ctx.served.group === '' && ctx.served.decl.plural === 'namespaces';
-  const list = namespaces ? await deleteNamespaceCollection(stores, { labelSelector, fieldSelector }, opts) : await ctx.store.deleteCollection(ctx.info.namespace, { labelSelector, fieldSelector }, opts);
-  sendList(ctx, list);
+  sendList(ctx, await ctx.store.deleteCollection(ctx.info.namespace, { labelSelector, fieldSelector }, opts));
 }

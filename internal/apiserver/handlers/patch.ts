@@ -92,19 +92,6 @@ async function readApplied(ctx: RequestContext): Promise<KObject> {
   return applied;
 }
 
-/** The namespace lifecycle check of a create, for an apply that creates the object. */
-async function checkNamespaceForCreate(ctx: RequestContext): Promise<void> {
-  const namespace = ctx.info.namespace;
-  const namespaces = ctx.namespaceStores?.namespaces;
-  if (!ctx.served.decl.namespaced || namespace === undefined || namespaces === undefined) return;
-  const ns = await namespaces.get(undefined, namespace);
-  const phase = (ns.status as { phase?: string } | undefined)?.phase;
-  if (ns.metadata.deletionTimestamp !== undefined || phase === 'Terminating') {
-    const what = ctx.served.group === '' ? ctx.served.decl.plural : `${ctx.served.decl.plural}.${ctx.served.group}`;
-    throw new StatusError(403, 'Forbidden', `${what} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, { group: ctx.served.group, kind: ctx.served.decl.plural });
-  }
-}
-
 /** Server-side apply (SPEC "Server-side apply rules"): 200 when it updated, 201 when it created. */
 async function handleApply(ctx: RequestContext, opts: WriteRequestOptions, force: boolean): Promise<void> {
   if (ctx.info.subresource === 'scale') throw unsupportedMediaType(applyType, customPatchTypes.filter((t) => t !== applyType));
@@ -118,10 +105,8 @@ async function handleApply(ctx: RequestContext, opts: WriteRequestOptions, force
     dryRun: opts.dryRun,
     user: opts.user,
     ...(subresource === undefined ? {} : { subresource }),
-    beforeCreate: async () => {
-      await opts.authorizeCreate();
-      await checkNamespaceForCreate(ctx);
-    },
+    ...(opts.admission === undefined ? {} : { admission: opts.admission }),
+    beforeCreate: opts.authorizeCreate,
   });
   for (const w of result.warnings) ctx.out.warn(w);
   sendObject(ctx, result.created ? 201 : 200, result.object);

@@ -6,6 +6,7 @@ import type { BodySource } from '../body.ts';
 import type { ResourceRequestInfo } from '../request-info.ts';
 import type { Responder } from '../respond.ts';
 import type { NamespaceStores } from '../../registry/core/namespace-deletion.ts';
+import type { WriteAdmission } from '../../registry/generic/write-admission.ts';
 
 /** Everything a resource handler needs about one request. */
 export interface RequestContext {
@@ -25,6 +26,8 @@ export interface RequestContext {
   readonly user: UserInfo;
   /** Authorizes `create` for a PUT or apply that would create the object (kube's create-on-update check); throws the 403. */
   readonly authorizeCreate: () => Promise<void>;
+  /** The request's admission (set for writes; reads never run it). */
+  readonly admission?: WriteAdmission;
   /** Resolves when the client goes away (watch streams stop then). */
   readonly closed: Promise<void>;
   /** The stores a namespace deletion purges (set for every request; used by namespace deletes). */

@@ -1,5 +1,6 @@
 import type { UserInfo } from '../../authn/user-info.ts';
 import { badRequest } from '../../registry/errors/status-error.ts';
+import type { WriteAdmission } from '../../registry/generic/write-admission.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { readObject } from './decode-object.ts';
 import { sendObject } from './read.ts';
@@ -13,6 +14,7 @@ export interface WriteRequestOptions {
   readonly fieldManager: string;
   readonly user: UserInfo;
   readonly authorizeCreate: () => Promise<void>;
+  readonly admission?: WriteAdmission;
 }
 
 /**
@@ -21,7 +23,10 @@ export interface WriteRequestOptions {
  */
 export function writeOptions(ctx: RequestContext, patchType?: string): WriteRequestOptions {
   checkWriteOptions(ctx, patchType);
-  return { dryRun: dryRunOf(ctx.query), fieldManager: fieldManagerOf(ctx.query, ctx.headers), user: ctx.user, authorizeCreate: ctx.authorizeCreate };
+  return {
+    dryRun: dryRunOf(ctx.query), fieldManager: fieldManagerOf(ctx.query, ctx.headers), user: ctx.user, authorizeCreate: ctx.authorizeCreate,
+    ...(ctx.admission === undefined ? {} : { admission: ctx.admission }),
+  };
 }
 
 /** POST to a collection: 201 with the stored object. */

@@ -1,8 +1,8 @@
 // The default ClusterRoles of kube-apiserver 1.28, as its bootstrap policy creates them
 // (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go; the list kube publishes in
 // testdata/cluster-roles.yaml, the roles of `kubectl get clusterrole -o yaml` on a new cluster).
-// Data in kube's order; each list sorted as kube's rule builder sorts it. Controller roles
-// (system:controller:*) are left out: orch's controllers run under their own identity.
+// Data in kube's order; each list sorted as kube's rule builder sorts it. The controllers' roles
+// (system:controller:*) are in bootstrap-controller-roles.ts.
 import { policyRule, type PolicyRule } from '../rbac/policy-rule.ts';
 
 /** A default ClusterRole: rules, the labels beyond the bootstrapping one, and an aggregation rule's label selectors. */

@@ -3,6 +3,7 @@
 // `rbac.authorization.kubernetes.io/autoupdate: "true"`, under the served API domain.
 import { bootstrapClusterRoleBindings } from './bootstrap-cluster-role-bindings.ts';
 import { bootstrapClusterRoles } from './bootstrap-cluster-roles.ts';
+import { bootstrapControllerRoleBindings, bootstrapControllerRoles } from './bootstrap-controller-roles.ts';
 import { bootstrapRoleBindings, bootstrapRoles } from './bootstrap-namespace-roles.ts';
 import { policyRuleToJson, type PolicyRule } from '../rbac/policy-rule.ts';
 import { autoupdateAnnotation, bootstrappingLabel } from '../rbac/rbac-objects.ts';
@@ -26,7 +27,9 @@ function metadata(name: string, labels: Readonly<Record<string, string>> = {}, n
 /** The default ClusterRoles as objects to create or reconcile. */
 export function bootstrapClusterRoleObjects(apiDomain = 'k8s.io'): KObject[] {
   const apiVersion = `rbac.authorization.${apiDomain}/v1`;
-  return bootstrapClusterRoles.map((role) => {
+  // The default roles and the controllers' (system:controller:*), by name as kube's testdata lists them.
+  const roles = [...bootstrapClusterRoles, ...bootstrapControllerRoles].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return roles.map((role) => {
     const o: KObject = { apiVersion, kind: 'ClusterRole', metadata: metadata(role.name, role.labels) };
     if (role.aggregateFrom !== undefined) {
       o.aggregationRule = { clusterRoleSelectors: role.aggregateFrom.map((matchLabels) => ({ matchLabels: { ...matchLabels } })) };
@@ -40,7 +43,8 @@ export function bootstrapClusterRoleObjects(apiDomain = 'k8s.io'): KObject[] {
 /** The default ClusterRoleBindings as objects to create or reconcile. */
 export function bootstrapClusterRoleBindingObjects(apiDomain = 'k8s.io'): KObject[] {
   const group = `rbac.authorization.${apiDomain}`;
-  return bootstrapClusterRoleBindings.map((b) => {
+  const bindings = [...bootstrapClusterRoleBindings, ...bootstrapControllerRoleBindings].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return bindings.map((b) => {
     const subjects = [
       ...(b.groups ?? []).map((name) => ({ kind: 'Group', apiGroup: group, name })),
       ...(b.users ?? []).map((name) => ({ kind: 'User', apiGroup: group, name })),

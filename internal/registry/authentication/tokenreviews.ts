@@ -8,7 +8,7 @@ import type { ServiceAccountTokens } from '../core/serviceaccount/service-accoun
 import { badRequest, internalError } from '../errors/status-error.ts';
 import { cloneObject } from '../generic/codec.ts';
 import { GenericStore, type WriteOptions, type WriteResult } from '../generic/store.ts';
-import type { ServedResource } from '../resource-registry.ts';
+import type { ServedResource } from '../served-resource.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import { userInfoJson } from './selfsubjectreviews.ts';

@@ -7,7 +7,7 @@ import type { Storage } from '../../storage/storage.ts';
 import { badRequest, internalError, invalid } from '../errors/status-error.ts';
 import { cloneObject } from '../generic/codec.ts';
 import { GenericStore, type WriteOptions, type WriteResult } from '../generic/store.ts';
-import type { ServedResource } from '../resource-registry.ts';
+import type { ServedResource } from '../served-resource.ts';
 import type { KObject } from '../schema/declaration.ts';
 import { toCauses, type FieldError } from '../schema/field-errors.ts';
 import type { StoreAuthorization } from './store-authorization.ts';

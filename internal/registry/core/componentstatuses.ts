@@ -8,7 +8,7 @@ import { notFound } from '../errors/status-error.ts';
 import { selectorPredicate } from '../generic/list.ts';
 import { componentProbeTimeoutMs } from '../generic/limits.ts';
 import { GenericStore, type ListObject, type ListQuery } from '../generic/store.ts';
-import type { ServedResource } from '../resource-registry.ts';
+import type { ServedResource } from '../served-resource.ts';
 import { nameColumn } from '../schema/printers.ts';
 import { builtinFields, builtinRequired } from '../schema/builtin-schemas.ts';
 

@@ -1,10 +1,10 @@
 import type { KObject } from '../schema/declaration.ts';
 import { conflict, CONFLICT_MODIFIED, notFound } from '../errors/status-error.ts';
-import { checkPreconditions } from '../generic/delete.ts';
+import { admitDelete, checkPreconditions } from '../generic/delete.ts';
 import { objectKey } from '../generic/keys.ts';
 import { nowTimestamp } from '../generic/object-lifecycle.ts';
 import type { DeleteOptions, GenericStore } from '../generic/store.ts';
-import type { ResourceRegistry, ServedResource } from '../resource-registry.ts';
+import type { ServedResource, ServedResources } from '../served-resource.ts';
 
 /** The stores a namespace deletion works across: the namespaces store and every namespaced one. */
 export interface NamespaceStores {
@@ -13,7 +13,7 @@ export interface NamespaceStores {
 }
 
 /** The NamespaceStores among the served `stores`, or undefined when namespaces are not served. */
-export function namespaceStoresOf(registry: ResourceRegistry, stores: ReadonlyMap<ServedResource, GenericStore>): NamespaceStores | undefined {
+export function namespaceStoresOf(registry: ServedResources, stores: ReadonlyMap<ServedResource, GenericStore>): NamespaceStores | undefined {
   const served = registry.find('', 'v1', 'namespaces');
   const namespaces = served && stores.get(served);
   if (!namespaces) return undefined;
@@ -99,10 +99,10 @@ function markTerminating(ns: KObject): void {
  * it and removes the `kubernetes` finalizer, which removes it. A delete of a terminating
  * namespace whose finalizers are all gone removes it at once. Returns the namespace as stored.
  */
-export async function deleteNamespace(stores: NamespaceStores, name: string, opts: DeleteOptions): Promise<KObject> {
-  const store = stores.namespaces;
+export async function deleteNamespace(store: GenericStore, name: string, opts: DeleteOptions): Promise<KObject> {
   const ns = await store.get(undefined, name);
   checkPreconditions(store, ns, opts);
+  if (opts.admission !== undefined) await admitDelete(opts.admission, ns);
   if (opts.dryRun) {
     markTerminating(ns);
     return ns;

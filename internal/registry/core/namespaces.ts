@@ -21,6 +21,8 @@ export const namespaces: ResourceDeclaration = {
   description: 'Namespace provides a scope for Names.',
   fields: builtinFields('io.k8s.api.core.v1.Namespace'),
   subresources: { status: true, finalize: true },
+  // As kube-apiserver's namespace storage: no deletecollection (a namespace goes one delete at a time).
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   printerColumns: [nameColumn, { name: 'Status', type: 'string', description: 'The phase of the namespace.', cell: (o) => text(o, 'status.phase') }, ageColumn],
   // kube-apiserver 1.28: AddFieldLabelConversionsForNamespace (pkg/apis/core/v1/conversion.go) takes
   // only these two; the field set's extra "name" is out of reach.

@@ -10,6 +10,7 @@ import { cloneObject } from './codec.ts';
 import { resetFields } from './managed-fields.ts';
 import { nowTimestamp } from './object-lifecycle.ts';
 import type { GenericStore, WriteResult } from './store.ts';
+import type { WriteAdmission } from './write-admission.ts';
 import type { UserInfo } from '../../authn/user-info.ts';
 
 /** One server-side apply request, its body already decoded and checked against the schema. */
@@ -23,8 +24,10 @@ export interface ApplyRequest {
   readonly subresource?: string;
   /** The request's user, for the hooks that authorize writes (WriteOptions.user). */
   readonly user?: UserInfo;
-  /** Runs before an apply creates the object (namespace lifecycle, the create right). */
+  /** Runs before an apply creates the object (the create right). */
   readonly beforeCreate: () => Promise<void>;
+  /** The request's admission (WriteOptions.admission). */
+  readonly admission?: WriteAdmission;
 }
 
 /** The StatusError answering a patch-layer error: 409 Conflict with one cause per field, or 400/422. */
@@ -72,7 +75,7 @@ async function createByApply(store: GenericStore, namespace: string | undefined,
   await req.beforeCreate();
   const result = runApply(store, null, req);
   const obj = result.object as KObject;
-  return store.create(namespace, obj, { fieldManager: req.manager, dryRun: req.dryRun, appliedManagedFields: () => result.managedFields, ...(req.user ? { user: req.user } : {}) });
+  return store.create(namespace, obj, { fieldManager: req.manager, dryRun: req.dryRun, appliedManagedFields: () => result.managedFields, ...(req.user ? { user: req.user } : {}), ...(req.admission ? { admission: req.admission } : {}) });
 }
 
 /**
@@ -90,7 +93,10 @@ export async function serverSideApply(store: GenericStore, namespace: string | u
         managedFields = result.managedFields;
         return result.object as KObject;
       },
-      { fieldManager: req.manager, dryRun: req.dryRun, appliedManagedFields: () => managedFields, ...(req.subresource ? { subresource: req.subresource } : {}), ...(req.user ? { user: req.user } : {}) },
+      {
+        fieldManager: req.manager, dryRun: req.dryRun, appliedManagedFields: () => managedFields,
+        ...(req.subresource ? { subresource: req.subresource } : {}), ...(req.user ? { user: req.user } : {}), ...(req.admission ? { admission: req.admission } : {}),
+      },
     );
   try {
     return await update();

@@ -1,11 +1,22 @@
-import type { KeyValue } from '../../storage/storage.ts';
+import type { KeyValue, Storage } from '../../storage/storage.ts';
 import { StorageError } from '../../storage/storage.ts';
-import type { KObject } from '../schema/declaration.ts';
-import { badRequest, conflict, invalid, notFound } from '../errors/status-error.ts';
+import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
+import { badRequest, conflict, invalid, notFound, type GroupResource } from '../errors/status-error.ts';
 import { objectKey } from './keys.ts';
 import { patchRetriesMax } from './limits.ts';
 import { nowTimestamp } from './object-lifecycle.ts';
-import type { GenericStore } from './store.ts';
+import type { WriteHooks } from './write-hooks.ts';
+import type { WriteAdmission } from './write-admission.ts';
+
+/** What a delete acts through: the generic store's storage, codec and hooks (GenericStore is one). */
+export interface DeletingStore {
+  readonly decl: ResourceDeclaration;
+  readonly gr: GroupResource;
+  readonly storage: Storage;
+  readonly hooks: WriteHooks;
+  decode(kv: KeyValue): KObject;
+  encode(obj: KObject): Uint8Array;
+}
 
 /** Options of a delete (the body's DeleteOptions and the dryRun query). */
 export interface DeleteOptions {
@@ -20,6 +31,8 @@ export interface DeleteOptions {
   readonly propagationPolicy?: string;
   /** The deprecated form of the policy: true is Orphan, false is Background. Exclusive with propagationPolicy. */
   readonly orphanDependents?: boolean;
+  /** The request's admission chain, run on the stored object before the delete writes; absent for the server's own deletes. */
+  readonly admission?: WriteAdmission;
 }
 
 /** The finalizer that makes the garbage collector orphan an object's dependents before it goes. */
@@ -44,7 +57,7 @@ export function checkDeleteOptions(opts: DeleteOptions): void {
 }
 
 /** 409 unless the object matches the delete's uid and resourceVersion preconditions (empty ones are none). */
-export function checkPreconditions(store: GenericStore, obj: KObject, opts: DeleteOptions): void {
+export function checkPreconditions(store: DeletingStore, obj: KObject, opts: DeleteOptions): void {
   const name = obj.metadata.name ?? '';
   const p = opts.preconditions;
   if (p?.uid && p.uid !== obj.metadata.uid) throw conflict(store.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
@@ -80,13 +93,14 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** One attempt at the delete against `current`; a lost race throws StorageError Conflict. */
-async function deleteFrom(store: GenericStore, current: KeyValue, opts: DeleteOptions): Promise<KObject> {
+async function deleteFrom(store: DeletingStore, current: KeyValue, opts: DeleteOptions): Promise<KObject> {
   const obj = store.decode(current);
   checkPreconditions(store, obj, opts);
   const finalizers = obj.metadata.finalizers ?? [];
   const terminating = obj.metadata.deletionTimestamp !== undefined;
   // As Kubernetes: a deletion already pending with a grace period cannot change its finalizers.
   if (terminating && (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0) return obj;
+  if (opts.admission !== undefined) await admitDelete(opts.admission, obj);
   const next = finalizersAfterDelete(finalizers, opts);
   if (next.length === 0) {
     if (opts.dryRun) return obj;
@@ -105,6 +119,12 @@ async function deleteFrom(store: GenericStore, current: KeyValue, opts: DeleteOp
   return store.decode(await store.storage.update(current.key, store.encode(obj), { expectedRevision: current.modRevision }));
 }
 
+/** DELETE's admission: both phases see the stored object (a copy: plugins must not change it). */
+export async function admitDelete(admission: WriteAdmission, obj: KObject): Promise<void> {
+  await admission.mutate('DELETE', undefined, structuredClone(obj));
+  await admission.validate('DELETE', undefined, structuredClone(obj));
+}
+
 /**
  * Deletes one object. Without finalizers (after applying the propagation policy) it is removed at
  * once; otherwise it only becomes terminating (deletionTimestamp set, the policy's finalizer
@@ -112,7 +132,7 @@ async function deleteFrom(store: GenericStore, current: KeyValue, opts: DeleteOp
  * switch the policy's finalizer. Returns the object as last stored (or as it would be, on dry run).
  * Races with other writers are retried; preconditions are checked against each fresh read.
  */
-export async function deleteObject(store: GenericStore, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<KObject> {
+export async function deleteObject(store: DeletingStore, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<KObject> {
   checkDeleteOptions(opts);
   const key = objectKey(store.decl, namespace, name);
   for (let attempt = 1; ; attempt++) {

@@ -1,7 +1,7 @@
 import type { KeyValue, Storage } from '../../storage/storage.ts';
 import { StorageError } from '../../storage/storage.ts';
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
-import type { ServedResource } from '../resource-registry.ts';
+import type { ServedResource } from '../served-resource.ts';
 import { badRequest, conflict, CONFLICT_MODIFIED, notFound, type GroupResource } from '../errors/status-error.ts';
 import { cloneObject, decodeKeyValue, encodeObject } from './codec.ts';
 import { collectionPrefix, objectKey } from './keys.ts';
@@ -15,6 +15,7 @@ import { deleteObject, type DeleteOptions } from './delete.ts';
 import { finishing, type WriteHooks, type WriterInfo } from './write-hooks.ts';
 import type { SubresourceStore } from './subresource-store.ts';
 import type { UserInfo } from '../../authn/user-info.ts';
+import type { WriteAdmission } from './write-admission.ts';
 
 /** Options of a create, update or patch. */
 export interface WriteOptions {
@@ -32,6 +33,8 @@ export interface WriteOptions {
    * throws the 403. Absent for the server's own writes.
    */
   readonly authorizeCreate?: () => Promise<void>;
+  /** The request's admission chain; absent for the server's own writes. */
+  readonly admission?: WriteAdmission;
 }
 
 /** The outcome of a write: the object as stored (or as it would be, on dry run). */
@@ -103,10 +106,13 @@ export class GenericStore {
 
   /** Creates the object in `namespace`; 409 AlreadyExists, 422 Invalid. */
   async create(namespace: string | undefined, input: KObject, opts: WriteOptions): Promise<WriteResult> {
-    const obj = this.withType(cloneObject(input));
+    const given = this.withType(cloneObject(input));
+    if (this.decl.namespaced) given.metadata.namespace = namespace;
+    const obj = await this.admitted('CREATE', given, undefined, opts);
     if (this.decl.namespaced) obj.metadata.namespace = namespace;
     prepareCreateMetadata(obj, this.decl, this.context(opts));
     const warnings = runCreateStrategy(this.decl, this.gr.group, obj);
+    await opts.admission?.validate('CREATE', obj, undefined);
     const name = obj.metadata.name ?? '';
     if (opts.dryRun && !this.hooks.beginCreate) return { object: obj, warnings, created: true };
     return this.guard(name, async () => {
@@ -244,11 +250,11 @@ export class GenericStore {
     if (input.metadata.uid !== undefined && input.metadata.uid !== '' && input.metadata.uid !== old.metadata.uid) {
       throw conflict(this.gr, name, `Precondition failed: UID in precondition: ${String(input.metadata.uid)}, UID in object meta: ${old.metadata.uid ?? ''}`);
     }
-    const next = this.mergeSubresource(input, old, opts.subresource);
-    this.withType(next);
+    const next = await this.admitted('UPDATE', this.withType(this.mergeSubresource(input, old, opts.subresource)), old, opts);
     prepareUpdateMetadata(next, old, this.decl, this.context(opts));
     const view = opts.subresource === undefined ? undefined : this.decl.subresources?.more?.[opts.subresource]?.view;
     const warnings = runUpdateStrategy(this.decl, this.gr.group, next, old, view);
+    await opts.admission?.validate('UPDATE', next, old);
     const key = current.key;
     const finished = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0 && (this.decl.strategy.removableAfterUpdate?.(next) ?? true);
     const finish = opts.subresource === undefined && !finished ? await this.hooks.beginUpdate?.(next, old, opts.dryRun === true, writerOf(opts)) : undefined;
@@ -269,6 +275,17 @@ export class GenericStore {
       const kv = await this.storage.update(key, this.encode(next), { expectedRevision: current.modRevision });
       return { object: this.decode(kv), warnings, created: false };
     });
+  }
+
+  /**
+   * The object after mutating admission (with this resource's type again: a webhook's patch may
+   * not change what it is); `obj` itself when the write has no admission.
+   */
+  private async admitted(operation: 'CREATE' | 'UPDATE', obj: KObject, old: KObject | undefined, opts: WriteOptions): Promise<KObject> {
+    if (opts.admission === undefined) return obj;
+    const mutated = await opts.admission.mutate(operation, obj, old);
+    if (mutated === undefined || typeof mutated.metadata !== 'object' || mutated.metadata === null) throw badRequest('admission turned the object into something that is not an object with metadata');
+    return this.withType(mutated);
   }
 
   /** Main writes keep the stored status; status writes change only the status; a view's writes what the view says. */

@@ -3,7 +3,7 @@
 // of the policy, so that its first list already holds the default roles and bindings.
 import type { RbacIndex } from '../../authz/rbac/rbac-index.ts';
 import type { GenericStore } from '../generic/store.ts';
-import type { ResourceRegistry, ServedResource } from '../resource-registry.ts';
+import type { ServedResource, ServedResources } from '../served-resource.ts';
 import { reconcileBootstrapPolicy } from './bootstrap-policy-reconcile.ts';
 import { bootstrapPolicyRetryMs, bootstrapPolicyRoundsMax } from './limits.ts';
 import { RbacInformer } from './rbac-informer.ts';
@@ -22,7 +22,7 @@ export interface RbacPolicy {
 
 /** What the start needs: the server's registry and stores, this replica's index. */
 export interface RbacPolicyDeps {
-  readonly registry: ResourceRegistry;
+  readonly registry: ServedResources;
   readonly stores: ReadonlyMap<ServedResource, GenericStore>;
   readonly index: RbacIndex;
   readonly stopped: () => boolean;

@@ -1,5 +1,5 @@
 import type { GenericStore } from '../generic/store.ts';
-import type { ResourceRegistry, ServedResource } from '../resource-registry.ts';
+import type { ServedResource, ServedResources } from '../served-resource.ts';
 
 /** The stores of the four RBAC kinds, which the RBAC informer follows and the bootstrap policy writes. */
 export interface RbacStores {
@@ -10,7 +10,7 @@ export interface RbacStores {
 }
 
 /** The RBAC stores of a registry's stores, or undefined when it serves none (a registry without RBAC). */
-export function rbacStoresOf(registry: ResourceRegistry, stores: ReadonlyMap<ServedResource, GenericStore>): RbacStores | undefined {
+export function rbacStoresOf(registry: ServedResources, stores: ReadonlyMap<ServedResource, GenericStore>): RbacStores | undefined {
   const group = `rbac.authorization.${registry.apiDomain}`;
   const find = (plural: string): GenericStore | undefined => {
     const served = registry.find(group, 'v1', plural);

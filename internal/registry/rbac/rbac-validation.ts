@@ -55,7 +55,8 @@ export function defaultBinding(o: KObject): void {
   if (typeof roleRef === 'object' && roleRef !== null && (roleRef.apiGroup === undefined || roleRef.apiGroup === '')) roleRef.apiGroup = group;
   for (const s of Array.isArray(o.subjects) ? (o.subjects as Subject[]) : []) {
     if (typeof s !== 'object' || s === null || (s.apiGroup !== undefined && s.apiGroup !== '')) continue;
-    if (s.kind === 'ServiceAccount') s.apiGroup = '';
+    // A ServiceAccount's group is the empty string, which Go's omitempty leaves off the wire.
+    if (s.kind === 'ServiceAccount') delete s.apiGroup;
     else if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = group;
   }
 }

@@ -53,6 +53,14 @@ const fixtures: Record<string, Json> = {
   'storage/VolumeAttachment': { metadata: { name: 'fixture' }, spec: { attacher: 'fixture.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } } },
   'storage/CSIStorageCapacity': { metadata: { name: 'fixture' }, storageClassName: 'standard', capacity: '10Gi', nodeTopology: { matchLabels: { 'topology.kubernetes.io/zone': 'a' } } },
   'scheduling/PriorityClass': { metadata: { name: 'fixture' }, value: 1000, description: 'fixture' },
+  'admissionregistration/ValidatingWebhookConfiguration': {
+    metadata: { name: 'fixture' },
+    webhooks: [{ name: 'check.example.com', clientConfig: { url: 'https://webhook.example.com/check' }, rules: [{ operations: ['CREATE'], apiGroups: ['fixture.example.com'], apiVersions: ['v1'], resources: ['widgets'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+  },
+  'admissionregistration/MutatingWebhookConfiguration': {
+    metadata: { name: 'fixture' },
+    webhooks: [{ name: 'mutate.example.com', clientConfig: { service: { namespace: 'default', name: 'hook' } }, rules: [{ operations: ['CREATE'], apiGroups: ['fixture.example.com'], apiVersions: ['v1'], resources: ['gadgets'] }], sideEffects: 'NoneOnDryRun', admissionReviewVersions: ['v1', 'v1beta1'], reinvocationPolicy: 'IfNeeded' }],
+  },
   'node/RuntimeClass': { metadata: { name: 'fixture' }, handler: 'runc', overhead: { podFixed: { cpu: '100m' } } },
   'discovery/EndpointSlice': { metadata: { name: 'fixture' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: true } }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] },
   'autoscaling/v2/HorizontalPodAutoscaler': {

@@ -42,7 +42,7 @@ test('/api, /apis and group-version resource lists derive from the declarations 
   assert.deepEqual(api.versions, ['v1']);
   const apis = (await s.client.call('GET', '/apis')).json as { groups: { name: string; preferredVersion: { groupVersion: string } }[] };
   assert.deepEqual(apis.groups.map((g) => g.name).sort(), [
-    'apiregistration.orch.dev', 'apps', 'authentication.orch.dev', 'authorization.orch.dev', 'autoscaling', 'batch', 'coordination.orch.dev', 'discovery.orch.dev', 'events.orch.dev', 'flowcontrol.apiserver.orch.dev',
+    'admissionregistration.orch.dev', 'apiregistration.orch.dev', 'apps', 'authentication.orch.dev', 'authorization.orch.dev', 'autoscaling', 'batch', 'coordination.orch.dev', 'discovery.orch.dev', 'events.orch.dev', 'flowcontrol.apiserver.orch.dev',
     'networking.orch.dev', 'node.orch.dev', 'policy', 'rbac.authorization.orch.dev', 'scheduling.orch.dev', 'storage.orch.dev',
   ]);
   const core = (await s.client.call('GET', '/api/v1')).json as { groupVersion: string; resources: Json[] };
@@ -280,7 +280,7 @@ test('aggregated discovery: /api is the core group alone (name ""), cluster and 
     responseKind: { group: '', version: '', kind: 'Namespace' },
     scope: 'Cluster',
     singularResource: 'namespace',
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['ns'],
     // By name, as kube-apiserver lists a resource's sub-resources.
     subresources: [

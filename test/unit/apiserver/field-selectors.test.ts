@@ -145,13 +145,19 @@ test('the legacy watch paths /api/v1/watch/... and /apis/<group>/<version>/watch
 test('a watch of one object refuses a field selector that does not pin its name', async () => {
   const message = "fieldSelector metadata.name doesn't match requested name";
   expectBadRequest(await s.client.call('GET', '/api/v1/watch/namespaces/fs/configmaps/lw-one?fieldSelector=metadata.name%3Dother'), message);
-  expectBadRequest(await s.client.call('GET', `${cmPath}/lw-one?watch=1&fieldSelector=metadata.namespace%3Dfs`), message);
-  const w = await openWatch(`${cmPath}/lw-one?watch=1&fieldSelector=metadata.name%3Dlw-one`);
+  expectBadRequest(await s.client.call('GET', '/api/v1/watch/namespaces/fs/configmaps/lw-one?fieldSelector=metadata.namespace%3Dfs'), message);
+  const w = await openWatch('/api/v1/watch/namespaces/fs/configmaps/lw-one?fieldSelector=metadata.name%3Dlw-one');
   try {
     assert.deepEqual(kinds(await w.next(1)), [['ADDED', 'lw-one']]);
   } finally {
     w.close();
   }
+});
+
+test('a named GET with ?watch is a get, as kube-apiserver serves it (only the legacy path watches one object)', async () => {
+  const answer = await s.client.call('GET', `${cmPath}/lw-one?watch=1&fieldSelector=metadata.name%3Dother`);
+  assert.equal(answer.status, 200);
+  assert.equal((answer.json as { metadata: { name: string } }).metadata.name, 'lw-one');
 });
 
 test('a legacy watch path takes only GET', async () => {

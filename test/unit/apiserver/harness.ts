@@ -1,3 +1,4 @@
+import { selectPlugins } from '../../../internal/admission/plugin-selection.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,13 @@ export function testTls(): TestTls {
   return cached;
 }
 
+/**
+ * The admission of test servers: kube-apiserver's default plugins but ServiceAccount, as kube's own
+ * API server tests run (no controller makes `default` service accounts here, and pods are compared
+ * as written). The plugin has its own tests, and the e2e clusters run it.
+ */
+export const testAdmission = { plugins: selectPlugins({ disable: ['ServiceAccount'] }), configurations: new Map<string, unknown>() };
+
 /** The admin token of test servers. */
 export const testToken = 'test-admin-token-0123456789';
 
@@ -48,7 +56,10 @@ export interface TestServer {
 export async function startTestServer(extra: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const tls = testTls();
   const storage: Storage = process.env.ORCH_TEST_STORAGE === 'local' ? await openLocalStorage({ dataDir: ':memory:' }) : new FakeStorage();
-  const server = await createApiServer({ storage, tls: { cert: tls.cert, key: tls.key }, adminToken: testToken, listen: { host: '127.0.0.1', port: 0 }, bootstrapNamespaces: ['default'], log: () => undefined, ...extra });
+  const server = await createApiServer({
+    storage, tls: { cert: tls.cert, key: tls.key }, adminToken: testToken, listen: { host: '127.0.0.1', port: 0 }, bootstrapNamespaces: ['default'], log: () => undefined,
+    admission: testAdmission, ...extra,
+  });
   const baseUrl = `https://127.0.0.1:${server.port}`;
   const client = new TestApiClient(baseUrl, tls.cert, testToken);
   return {

@@ -54,6 +54,14 @@ const samples: Record<string, { path: string; body: Record<string, unknown> }> =
   'csistoragecapacities.storage': { path: '/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities', body: { storageClassName: 'sc' } },
   'priorityclasses.scheduling': { path: '/apis/scheduling.k8s.io/v1/priorityclasses', body: { value: 1 } },
   'runtimeclasses.node': { path: '/apis/node.k8s.io/v1/runtimeclasses', body: { handler: 'runc' } },
+  'validatingwebhookconfigurations.admissionregistration': {
+    path: '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+    body: { webhooks: [{ name: 'sample.example.com', clientConfig: { url: 'https://sample.example.com/' }, rules: [{ operations: ['CREATE'], apiGroups: ['sample.example.com'], apiVersions: ['v1'], resources: ['samples'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] }] },
+  },
+  'mutatingwebhookconfigurations.admissionregistration': {
+    path: '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+    body: { webhooks: [{ name: 'sample.example.com', clientConfig: { url: 'https://sample.example.com/' }, rules: [{ operations: ['CREATE'], apiGroups: ['sample.example.com'], apiVersions: ['v1'], resources: ['samples'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] }] },
+  },
   'endpointslices.discovery': { path: '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', body: { addressType: 'IPv4', endpoints: [] } },
   'horizontalpodautoscalers.autoscaling@v2': { path: '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', body: { spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 2 } } },
   'horizontalpodautoscalers.autoscaling@v1': { path: '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', body: { spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 2 } } },

@@ -4,7 +4,7 @@ import { serviceNetwork } from '../../../internal/registry/core/service/network.
 import { deleteNamespaceContent } from '../../../internal/controllers/namespace-content.ts';
 import { createApiServer } from '../../../internal/apiserver/index.ts';
 import { TestApiClient } from '../../support/api-client.ts';
-import { startTestServer, testToken, type TestServer } from './harness.ts';
+import { startTestServer, testAdmission, testToken, type TestServer } from './harness.ts';
 
 // Services get cluster IPs and node ports as kube-apiserver 1.28 gives them (alloc.go), held by
 // one storage key each so that no two Services, through any replica, get the same one.
@@ -169,7 +169,7 @@ test('many concurrent creates through two servers over one store never get the s
   const network = serviceNetwork({ clusterIpRange: '10.0.0.0/26', nodePortRange: '30000-30063' });
   const small = await startTestServer({ serviceNetwork: network });
   // A second API server on the same store, as another replica is: nothing but the store is shared.
-  const twin = await createApiServer({ storage: small.storage, tls: { cert: small.tls.cert, key: small.tls.key }, adminToken: testToken, listen: { host: '127.0.0.1', port: 0 }, log: () => undefined, serviceNetwork: network });
+  const twin = await createApiServer({ storage: small.storage, tls: { cert: small.tls.cert, key: small.tls.key }, adminToken: testToken, listen: { host: '127.0.0.1', port: 0 }, log: () => undefined, admission: testAdmission, serviceNetwork: network });
   const twinClient = { client: new TestApiClient(`https://127.0.0.1:${twin.port}`, small.tls.cert, testToken) };
   t.after(async () => {
     await twinClient.client.close();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createApiServer } from '../../../internal/apiserver/index.ts';
 import { serviceNetwork } from '../../../internal/registry/core/service/network.ts';
-import { startTestServer, testToken, type TestServer } from './harness.ts';
+import { startTestServer, testAdmission, testToken, type TestServer } from './harness.ts';
 
 // Updates of Services keep, claim and release cluster IPs and node ports as kube-apiserver 1.28
 // does (updateClusterIPs, txnUpdateNodePorts, patchAllocatedValues, dropTypeDependentFields).
@@ -135,7 +135,7 @@ test('the kubernetes Service and its Endpoints are made at start: 443 to the API
   assert.equal(ep.status, 200, ep.text);
   assert.deepEqual((ep.json as { subsets: unknown }).subsets, [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: server.server.port, protocol: 'TCP' }] }]);
   // Another replica on the same store lists itself beside the first and leaves the Service as it is.
-  const twin = await createApiServer({ storage: server.storage, tls: { cert: server.tls.cert, key: server.tls.key }, adminToken: testToken, listen: { host: '127.0.0.1', port: 0 }, log: () => undefined, kubernetesService: { advertiseHost: '127.0.0.1' } });
+  const twin = await createApiServer({ storage: server.storage, tls: { cert: server.tls.cert, key: server.tls.key }, adminToken: testToken, listen: { host: '127.0.0.1', port: 0 }, log: () => undefined, admission: testAdmission, kubernetesService: { advertiseHost: '127.0.0.1' } });
   t.after(() => twin.close());
   const both = ((await server.client.call('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).json as { subsets: { ports: { port: number }[] }[] }).subsets;
   assert.deepEqual(both.map((subset) => subset.ports[0]?.port), [server.server.port, twin.port].sort((a, b) => a - b));

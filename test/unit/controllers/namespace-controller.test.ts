@@ -34,7 +34,6 @@ async function fixture(t: TestContext): Promise<Fixture> {
     if (!found) throw new Error(`no store ${group}/${plural}`);
     return found;
   };
-  const namespaced = [...stores].filter(([r]) => r.decl.namespaced).map(([, s]) => s);
   return {
     store,
     logs,
@@ -49,7 +48,7 @@ async function fixture(t: TestContext): Promise<Fixture> {
         throw err;
       }
     },
-    deleteNs: (name) => deleteNamespace({ namespaces: store('namespaces'), namespaced }, name, {}),
+    deleteNs: (name) => deleteNamespace(store('namespaces'), name, {}),
     startController() {
       const abort = new AbortController();
       aborts.push(abort);
@@ -165,7 +164,7 @@ test('the controller returns once its signal aborts, even while a namespace stil
   await nsStore.create(undefined, { metadata: { name: 'stuck' } }, { fieldManager: 'test' });
   const cms = [...stores.values()].find((s) => s.decl.plural === 'configmaps');
   await cms?.create('stuck', { metadata: { name: 'pinned', finalizers: ['example.com/hold'] } }, { fieldManager: 'test' });
-  await deleteNamespace({ namespaces: nsStore, namespaced: [] }, 'stuck', {});
+  await deleteNamespace(nsStore, 'stuck', {});
   const abort = new AbortController();
   const controller = createNamespaceController({ registry, stores, log: () => undefined }, { resyncIntervalMs: 60_000, busyResyncIntervalMs: 60_000 });
   const running = controller.run(abort.signal);

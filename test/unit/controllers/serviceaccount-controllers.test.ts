@@ -53,7 +53,7 @@ async function fixture(t: TestContext): Promise<Fixture> {
     },
     async terminate(name) {
       // Its spec finalizer keeps it Terminating: no namespace controller runs here.
-      await deleteNamespace(namespaceStoresOf(registry, stores)!, name, {});
+      await deleteNamespace(namespaceStoresOf(registry, stores)!.namespaces, name, {});
     },
   };
 }

@@ -4,7 +4,7 @@
 import type { KObject, ResourceDeclaration } from '../../schema/declaration.ts';
 import { builtinFields } from '../../schema/builtin-schemas.ts';
 import { GenericStore, type WriteOptions, type WriteResult } from '../../generic/store.ts';
-import type { ServedResource } from '../../resource-registry.ts';
+import type { ServedResource } from '../../served-resource.ts';
 import type { Storage } from '../../../storage/storage.ts';
 import { pods } from '../pods.ts';
 import { bindPod } from './binding.ts';

@@ -25,7 +25,7 @@ function bootstrapped(): { index: RbacIndex; roles: KObject[] } {
 
 test('every default object carries the bootstrapping label and the autoupdate annotation', () => {
   const all = [...bootstrapClusterRoleObjects(), ...bootstrapClusterRoleBindingObjects(), ...bootstrapRoleObjects(), ...bootstrapRoleBindingObjects()];
-  assert.equal(bootstrapClusterRoleObjects().length, 31);
+  assert.equal(bootstrapClusterRoleObjects().length, 62);
   for (const o of all) {
     assert.equal((o.metadata.labels as Record<string, string>)['kubernetes.io/bootstrapping'], 'rbac-defaults', String(o.metadata.name));
     assert.equal((o.metadata.annotations as Record<string, string>)['rbac.authorization.kubernetes.io/autoupdate'], 'true');

@@ -1,0 +1,13 @@
+// The bounds of the ResourceQuota plugin, in one place.
+
+/**
+ * How many times a batch re-reads and re-checks the quotas whose status write lost a
+ * compare-and-swap race (kube retries three times; three replicas race here, so more).
+ */
+export const quotaWriteRetriesMax = 10;
+
+/** The most admissions of one namespace checked and charged together in one batch. */
+export const quotaBatchSizeMax = 64;
+
+/** How long a request waits for its batch before failing with 500 (kube's 10 seconds). */
+export const quotaEvaluationTimeoutMs = 10_000;

@@ -1,0 +1,93 @@
+// The ResourceQuota admission plugin (k8s.io/apiserver's resourcequota plugin, kube 1.28): on
+// create, and on updates that may grow usage, it checks the request against every quota of the
+// namespace that applies, refuses what would exceed one, and charges the rest to the quotas'
+// status.used before admitting. Sub-resources, cluster-scoped objects, new namespaces and
+// resources quota never counts are let through.
+import type { AdmissionAttributes } from '../../attributes.ts';
+import type { AdmissionDeps, AdmissionPlugin, PluginFactory } from '../../plugin.ts';
+import type { KObject } from '../../../registry/schema/declaration.ts';
+import { internalError } from '../../../registry/errors/status-error.ts';
+import { evaluatorFor, isIgnoredResource } from '../../../quota/registry.ts';
+import { checkBatch, type QuotaAccess, type QuotaWaiter } from './check-batch.ts';
+import { parseQuotaConfiguration, type QuotaConfiguration } from './configuration.ts';
+import { quotaEvaluationTimeoutMs, quotaWriteRetriesMax } from './limits.ts';
+import { KeyedBatches } from './namespace-batches.ts';
+
+/** The plugin's registered name. */
+export const resourceQuotaPluginName = 'ResourceQuota';
+
+const quotas = { group: '', resource: 'resourcequotas' } as const;
+
+function quotaAccess(deps: AdmissionDeps): QuotaAccess {
+  return {
+    list: (namespace) => deps.objects.list(quotas, namespace, { consistent: true }),
+    async updateStatus(namespace, quota) {
+      await deps.writer.update(quotas, namespace, quota, { subresource: 'status' });
+    },
+  };
+}
+
+/** Whether the request cannot change any quota's usage. */
+function skipped(a: AdmissionAttributes): boolean {
+  if (a.subresource !== '' || a.namespace === '' || a.object === undefined) return true;
+  if (a.operation === 'CREATE' && a.kind.group === '' && a.kind.kind === 'Namespace') return true;
+  return isIgnoredResource(a.resource.group, a.resource.resource);
+}
+
+/** Checks and charges one namespace's batch: no quotas and nothing limited by configuration admits at once. */
+async function processBatch(deps: AdmissionDeps, config: QuotaConfiguration, namespace: string, batch: QuotaWaiter[]): Promise<void> {
+  const access = quotaAccess(deps);
+  let current: readonly KObject[];
+  try {
+    current = await access.list(namespace);
+  } catch (err) {
+    for (const w of batch) w.settle(err);
+    return;
+  }
+  if (current.length === 0 && config.limitedResources.length === 0) {
+    for (const w of batch) w.settle(undefined);
+    return;
+  }
+  await checkBatch(access, namespace, current, batch, quotaWriteRetriesMax);
+}
+
+/** Waits for the waiter's batch, or fails with kube's timeout error (the batch may still charge). */
+function settled(batches: KeyedBatches<QuotaWaiter>, namespace: string, make: (settle: (e: unknown) => void) => QuotaWaiter): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let done = false;
+    const timer = setTimeout(() => finish(internalError('resource quota evaluation timed out')), quotaEvaluationTimeoutMs);
+    timer.unref?.();
+    function finish(error: unknown): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (error === undefined) resolve();
+      else reject(error);
+    }
+    batches.add(namespace, make(finish));
+  });
+}
+
+/** Makes the ResourceQuota plugin; `configuration` is the optional ResourceQuotaConfiguration. */
+export const resourceQuotaPlugin: PluginFactory = (deps, configuration) => {
+  const config = parseQuotaConfiguration(configuration);
+  const batches = new KeyedBatches<QuotaWaiter>(
+    (namespace, batch) => processBatch(deps, config, namespace, batch),
+    (err, batch) => {
+      deps.log('ResourceQuota: batch failed', err);
+      for (const w of batch) w.settle(err);
+    },
+  );
+  const plugin: AdmissionPlugin = {
+    name: resourceQuotaPluginName,
+    handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    async validate(a) {
+      if (skipped(a)) return;
+      const evaluator = evaluatorFor(a.resource.group, a.resource.resource);
+      if (!evaluator.handles(a.operation)) return;
+      const input = { attributes: a, evaluator, limited: config.limitedResources, nowMs: deps.clock() };
+      await settled(batches, a.namespace, (settle) => ({ input, settle }));
+    },
+  };
+  return plugin;
+};
