@@ -2,7 +2,8 @@
 // authorizes (a Role and RoleBinding in its namespace, its token from TokenRequest) against the
 // same creates by the admin (system:masters, allowed before RBAC is asked), in the same run,
 // alternated A-B-B-A so that neither side gets the warmer half of the run.
-import { runClosedLoop, type LoadResult } from './load.ts';
+import { createConfigMaps, joinedHalves } from './create-phases.ts';
+import type { LoadResult } from './load.ts';
 import { configMap, OrchClient } from './orch-client.ts';
 import { ensureNamespace, pickClient, type OrchTarget } from './orch-target.ts';
 import { formatNumber, makeRow, ratio, type BenchRow } from './stats.ts';
@@ -61,35 +62,19 @@ async function awaitGrant(clients: readonly OrchClient[], deadlineMs: number): P
   }
 }
 
-async function createLoop(clients: readonly OrchClient[], prefix: string, count: number, options: RbacBenchOptions): Promise<LoadResult> {
-  return runClosedLoop({ concurrency: options.concurrency, durationMs: options.phaseMsMax, opsMax: count, op: async (seq) => {
-    const client = clients[seq % clients.length];
-    if (client === undefined) throw new Error('assert: no client');
-    await client.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, configMap(`${prefix}-${seq}`, 256), [201]);
-  } });
-}
-
-/** Sums two halves of a side's creates into one result (ops/s over both halves' time). */
-function joined(a: LoadResult, b: LoadResult): LoadResult {
-  const elapsedMs = a.elapsedMs + b.elapsedMs;
-  const ops = a.ops + b.ops;
-  const slower = a.latency.p99Ms >= b.latency.p99Ms ? a : b;
-  return { ops, errors: a.errors + b.errors, firstError: a.firstError ?? b.firstError, elapsedMs, opsPerSecond: elapsedMs > 0 ? (ops * 1000) / elapsedMs : 0, latency: slower.latency };
-}
-
 export async function runRbacBench(target: OrchTarget, options: RbacBenchOptions): Promise<RbacBenchResult> {
   const token = await serviceAccountToken(target);
   const saClients = target.cluster.replicas.map((r) => new OrchClient(r.apiUrl, target.cluster.caPem, token, { connections: options.connections, timeoutMs: options.requestTimeoutMs }));
   try {
     await awaitGrant(saClients, performance.now() + 30_000);
     const half = Math.ceil(options.creates / 2);
-    await createLoop(target.clients, 'warmup-admin', Math.min(half, 300), options);
-    await createLoop(saClients, 'warmup-sa', Math.min(half, 300), options);
-    const admin1 = await createLoop(target.clients, 'admin-a', half, options);
-    const sa1 = await createLoop(saClients, 'sa-a', half, options);
-    const sa2 = await createLoop(saClients, 'sa-b', options.creates - half, options);
-    const admin2 = await createLoop(target.clients, 'admin-b', options.creates - half, options);
-    return { admin: joined(admin1, admin2), serviceAccount: joined(sa1, sa2) };
+    await createConfigMaps(target.clients, namespace, 'warmup-admin', Math.min(half, 300), options);
+    await createConfigMaps(saClients, namespace, 'warmup-sa', Math.min(half, 300), options);
+    const admin1 = await createConfigMaps(target.clients, namespace, 'admin-a', half, options);
+    const sa1 = await createConfigMaps(saClients, namespace, 'sa-a', half, options);
+    const sa2 = await createConfigMaps(saClients, namespace, 'sa-b', options.creates - half, options);
+    const admin2 = await createConfigMaps(target.clients, namespace, 'admin-b', options.creates - half, options);
+    return { admin: joinedHalves(admin1, admin2), serviceAccount: joinedHalves(sa1, sa2) };
   } finally {
     await Promise.all(saClients.map((c) => c.close().catch(() => undefined)));
   }

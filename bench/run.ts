@@ -16,6 +16,7 @@ import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
 import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
 import { rbacNotes, rbacRows, runRbacBench } from './rbac-bench.ts';
+import { runWebhookBench, webhookNotes, webhookRows } from './webhook-bench.ts';
 import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { takeServerTimings, type ServerTimings } from './server-timings.ts';
@@ -186,6 +187,12 @@ if (target !== null) {
     raw['rbac'] = result;
     tailRows.push(...rbacRows(result, limits.apiConcurrency));
     warnings.push(...rbacNotes(result));
+  });
+  await phase('orch creates with one validating webhook against none', async () => {
+    const result = await runWebhookBench(target, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12 });
+    raw['webhook'] = result;
+    tailRows.push(...webhookRows(result, limits.apiConcurrency));
+    warnings.push(...webhookNotes(result));
   });
   await phase('orch watch fan-out', async () => {
     const result = await runWatchBench(target, { watchers: limits.watchers, writes: limits.watchWrites, connectMsMax: 30_000, settleMs: 10_000 });

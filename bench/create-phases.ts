@@ -1,0 +1,27 @@
+// The shared shape of the A-B-B-A create benchmarks (RBAC user against admin, webhook against
+// none): ConfigMap creates spread over clients in a closed loop, and two halves joined.
+import { runClosedLoop, type LoadResult } from './load.ts';
+import { configMap, type OrchClient } from './orch-client.ts';
+
+/** One phase's size and pace. */
+export interface CreatePhaseOptions {
+  readonly concurrency: number;
+  readonly phaseMsMax: number;
+}
+
+/** `count` ConfigMap creates `<prefix>-<n>` in `namespace`, round-robin over `clients`. */
+export function createConfigMaps(clients: readonly OrchClient[], namespace: string, prefix: string, count: number, options: CreatePhaseOptions): Promise<LoadResult> {
+  return runClosedLoop({ concurrency: options.concurrency, durationMs: options.phaseMsMax, opsMax: count, op: async (seq) => {
+    const client = clients[seq % clients.length];
+    if (client === undefined) throw new Error('assert: no client');
+    await client.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, configMap(`${prefix}-${seq}`, 256), [201]);
+  } });
+}
+
+/** Two halves of a side's creates as one result (ops/s over both halves' time; the worse p99). */
+export function joinedHalves(a: LoadResult, b: LoadResult): LoadResult {
+  const elapsedMs = a.elapsedMs + b.elapsedMs;
+  const ops = a.ops + b.ops;
+  const slower = a.latency.p99Ms >= b.latency.p99Ms ? a : b;
+  return { ops, errors: a.errors + b.errors, firstError: a.firstError ?? b.firstError, elapsedMs, opsPerSecond: elapsedMs > 0 ? (ops * 1000) / elapsedMs : 0, latency: slower.latency };
+}
