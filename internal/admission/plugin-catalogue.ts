@@ -34,6 +34,7 @@ import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-
 import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition/plugin.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, WebhookConfigurationSource, WebhookMetrics } from './webhook/index.ts';
 import { webhookConfigurationResyncMs } from './limits.ts';
+import { RegistryEquivalents } from './registry-equivalents.ts';
 
 /**
  * Plugins kube-apiserver 1.28 has that orch accepts in the flags but does not build yet, with why:
@@ -89,6 +90,7 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
   const metrics = new WebhookMetrics(deps.metricsRegistry);
   const validating = new WebhookConfigurationSource('ValidatingWebhookConfiguration');
   const mutating = new WebhookConfigurationSource('MutatingWebhookConfiguration');
+  const equivalents = new RegistryEquivalents(deps.registry);
   const factories = new Map<string, PluginFactory>([
     ['AlwaysAdmit', alwaysAdmitPlugin],
     ['NamespaceAutoProvision', namespaceAutoProvisionPlugin],
@@ -116,8 +118,8 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
     ['RuntimeClass', runtimeClassPlugin],
     ['DefaultIngressClass', defaultIngressClassPlugin],
     ['DenyServiceExternalIPs', denyServiceExternalIpsPlugin],
-    ['MutatingAdmissionWebhook', mutatingWebhookPlugin({ source: mutating, metrics })],
-    ['ValidatingAdmissionWebhook', validatingWebhookPlugin({ source: validating, metrics })],
+    ['MutatingAdmissionWebhook', mutatingWebhookPlugin({ source: mutating, metrics, equivalents })],
+    ['ValidatingAdmissionWebhook', validatingWebhookPlugin({ source: validating, metrics, equivalents })],
     ['ResourceQuota', resourceQuotaPlugin],
     ['AlwaysDeny', alwaysDenyPlugin],
   ]);

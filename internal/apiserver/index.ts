@@ -246,7 +246,11 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     settings: { maxConcurrentStreams: http2StreamsPerConnectionMax },
   }, (req, res) => {
     inflight++;
-    void handleRequest(deps, req as unknown as RawRequest, res as unknown as RawResponse).finally(() => {
+    void handleRequest(deps, req as unknown as RawRequest, res as unknown as RawResponse).catch((err: unknown) => {
+      // Answering failed itself: the request is lost, never the server.
+      log('a request failed while its answer was written', err);
+      if (!res.headersSent) res.destroy();
+    }).finally(() => {
       inflight--;
       if (inflight === 0) for (const waiter of idleWaiters.splice(0)) waiter();
     });

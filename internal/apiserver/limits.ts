@@ -46,8 +46,14 @@ export const shutdownGraceMs = 2000;
 /** Most warnings returned in `Warning` headers on one response. */
 export const warningsMax = 50;
 
-/** Characters of one warning kept (the rest elided): a deeply nested field path must not overflow a client's header limit. */
+/**
+ * Characters of one warning kept once a response's warnings pass warningsRunesTotalMax (kube's
+ * truncateItemRunes); also the length a deeply nested field path is elided to in a warning.
+ */
 export const warningCharsMax = 256;
+
+/** Characters a response's warnings may add up to before each is cut (kube's truncateAtTotalRunes). */
+export const warningsRunesTotalMax = 4096;
 
 /**
  * Most unknown or duplicate fields named in one answer (strict decoding error or warnings); the rest

@@ -118,7 +118,11 @@ async function serveResource(
     const refusal = await authorizeCreateOnUpdate(deps.authorizer, createAttributes);
     if (refusal !== null) throw refusal;
   };
-  const admission = deps.admission !== undefined && !readVerb && info.verb !== 'watch' ? requestAdmission(deps.admission, resourceInfo, served, query, req.headers, out, user) : undefined;
+  // Writes are admitted; so is a connection to a connecting sub-resource (exec, attach, proxy...), whatever its method.
+  const declared = info.subresource === undefined ? undefined : served.decl.subresources?.more?.[info.subresource];
+  const connecting = declared !== undefined && declared.view === undefined && declared.body === undefined;
+  const admitted = connecting || (!readVerb && info.verb !== 'watch');
+  const admission = deps.admission !== undefined && admitted ? requestAdmission(deps.admission, resourceInfo, served, query, req.headers, out, user) : undefined;
   await dispatchResource({
     info: resourceInfo, served, store, query, headers: req.headers, body: req, bodyTimeoutMs: deps.bodyTimeoutMs, watchStallTimeoutMs: deps.watchStallTimeoutMs, out, apiDomain: deps.registry.apiDomain, closed, user, authorizeCreate,
     ...(deps.namespaceStores ? { namespaceStores: deps.namespaceStores } : {}),

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
 import type { StatusError } from '../registry/errors/status-error.ts';
-import { gzipBytesMin, warningCharsMax, warningsMax } from './limits.ts';
+import { gzipBytesMin, warningCharsMax, warningsMax, warningsRunesTotalMax } from './limits.ts';
 import { negotiateError, type ProtobufMediaType, type ResponseFormat } from './negotiation.ts';
 import { encodeProtobuf, type KubeObject } from './protobuf/index.ts';
 
@@ -50,9 +50,9 @@ export class Responder {
     readonly options: ResponseOptions,
   ) {}
 
-  /** Adds a `Warning: 299 - "..."` header item (bounded in number and length). */
+  /** Adds a `Warning: 299 - "..."` header item (once per text; bounded as kube-apiserver bounds them, see writeWarnings). */
   warn(message: string): void {
-    if (this.warnings.length < warningsMax) this.warnings.push(elide(message));
+    if (this.warnings.length < warningsMax && !this.warnings.includes(message)) this.warnings.push(message);
   }
 
   /**
@@ -114,8 +114,25 @@ export class Responder {
     this.raw.flushHeaders?.();
   }
 
+  /**
+   * The warnings as kube-apiserver's warning recorder writes them: whole while they add up to at
+   * most 4096 characters (runes); past that each is cut to 256 and they are written until 4096 are.
+   */
   private writeWarnings(): void {
-    if (this.warnings.length > 0) this.raw.setHeader('Warning', this.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+    if (this.warnings.length === 0) return;
+    const runes = (text: string): number => [...text].length;
+    let items = this.warnings;
+    if (items.reduce((sum, w) => sum + runes(w), 0) > warningsRunesTotalMax) {
+      items = [];
+      let written = 0;
+      for (const w of this.warnings) {
+        if (written >= warningsRunesTotalMax) break;
+        const cut = [...w].slice(0, warningCharsMax).join('');
+        items.push(cut);
+        written += runes(cut);
+      }
+    }
+    this.raw.setHeader('Warning', items.map((w) => `299 - ${JSON.stringify(w)}`));
   }
 
   /**
@@ -126,7 +143,8 @@ export class Responder {
     if (this.expired) return;
     this.writeWarnings();
     let body: Buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    this.raw.statusCode = code;
+    // A code from outside (a webhook's Status) that HTTP cannot carry must never throw here.
+    this.raw.statusCode = Number.isInteger(code) && code >= 100 && code <= 599 ? code : 500;
     this.raw.setHeader('Content-Type', contentType);
     this.raw.setHeader('Cache-Control', 'no-cache, private');
     for (const [name, value] of Object.entries(headers)) this.raw.setHeader(name, value);

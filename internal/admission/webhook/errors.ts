@@ -41,9 +41,14 @@ export interface ResultStatus {
  */
 export function rejectionStatus(webhookName: string, result: ResultStatus | undefined): StatusError {
   const deniedBy = `admission webhook ${JSON.stringify(webhookName)} denied the request`;
-  const code = typeof result?.code === 'number' && result.code >= 400 ? result.code : 400;
-  const message = result?.message ? `${deniedBy}: ${result.message}` : result?.reason ? `${deniedBy}: ${result.reason}` : `${deniedBy} without explanation`;
-  return new StatusError(code, typeof result?.reason === 'string' ? result.reason : '', message, result?.details);
+  // Below 400 is raised to 400 (kube); a code no HTTP response can carry (Go's WriteHeader panics
+  // past 999, a fraction is no code) is the server's failure, never the process's.
+  const given = result?.code;
+  const code = typeof given !== 'number' || given < 400 ? 400 : Number.isInteger(given) && given <= 599 ? given : 500;
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const message = text(result?.message) !== '' ? `${deniedBy}: ${text(result?.message)}` : text(result?.reason) !== '' ? `${deniedBy}: ${text(result?.reason)}` : `${deniedBy} without explanation`;
+  const details = typeof result?.details === 'object' && result.details !== null && !Array.isArray(result.details) ? result.details : undefined;
+  return new StatusError(code, text(result?.reason), message, details);
 }
 
 /** NewDryRunUnsupportedErr: a dry-run request met a webhook with side effects (400). */

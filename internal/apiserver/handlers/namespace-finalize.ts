@@ -27,8 +27,16 @@ export async function handleFinalize(ctx: RequestContext): Promise<void> {
   const obj = await readObject(ctx);
   const name = ctx.info.name ?? '';
   if (obj.metadata.name !== undefined && obj.metadata.name !== '' && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
-  const finalizers = finalizersOf(ctx, obj.spec);
+  let finalizers = finalizersOf(ctx, obj.spec);
   const requested = obj.metadata.resourceVersion;
+  if (ctx.admission !== undefined) {
+    // Admitted as an update of namespaces/finalize: the namespace as it would be written, and as stored.
+    const current = await ctx.store.get(undefined, name);
+    const next = { ...current, spec: { ...(current.spec as object | undefined), finalizers } };
+    const admitted = (await ctx.admission.mutate('UPDATE', next, current)) ?? next;
+    await ctx.admission.validate('UPDATE', admitted, current);
+    finalizers = finalizersOf(ctx, admitted.spec);
+  }
   if (dryRun) {
     const current = await ctx.store.get(undefined, name);
     current.spec = { ...(current.spec as object | undefined), finalizers };

@@ -57,10 +57,16 @@ export class StatusError extends Error {
   }
 }
 
-/** Details as Go writes them: name, group, kind and uid are omitempty (a core resource's 404 has no `group`). */
+/**
+ * Details as Go writes them: name, group, kind and uid are omitempty (a core resource's 404 has no
+ * `group`), and so are a cause's reason and field (an internal error's cause is its message alone).
+ */
 function wireDetails(d: StatusDetails): StatusDetails {
-  if (d.name !== '' && d.group !== '' && d.kind !== '' && d.uid !== '') return d;
-  return Object.fromEntries(Object.entries(d).filter(([k, v]) => !(v === '' && (k === 'name' || k === 'group' || k === 'kind' || k === 'uid')))) as StatusDetails;
+  const emptyCause = d.causes?.some((c) => c.reason === '' || c.field === '') === true;
+  if (d.name !== '' && d.group !== '' && d.kind !== '' && d.uid !== '' && !emptyCause) return d;
+  const out = Object.fromEntries(Object.entries(d).filter(([k, v]) => !(v === '' && (k === 'name' || k === 'group' || k === 'kind' || k === 'uid')))) as Record<string, unknown>;
+  if (emptyCause) out.causes = d.causes?.map((c) => Object.fromEntries(Object.entries(c).filter(([k, v]) => !(v === '' && (k === 'reason' || k === 'field')))));
+  return out as unknown as StatusDetails;
 }
 
 function qualified(gr: GroupResource): string {

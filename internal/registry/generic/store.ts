@@ -2,7 +2,8 @@ import type { KeyValue, Storage } from '../../storage/storage.ts';
 import { StorageError } from '../../storage/storage.ts';
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
 import type { ServedResource } from '../served-resource.ts';
-import { badRequest, conflict, CONFLICT_MODIFIED, notFound, type GroupResource } from '../errors/status-error.ts';
+import { badRequest, conflict, CONFLICT_MODIFIED, internalError, notFound, type GroupResource } from '../errors/status-error.ts';
+import { checkSchema, objectSchema } from '../schema/schema-check.ts';
 import { cloneObject, decodeKeyValue, encodeObject } from './codec.ts';
 import { collectionPrefix, objectKey } from './keys.ts';
 import { listObjects, type ListQuery } from './list.ts';
@@ -109,7 +110,11 @@ export class GenericStore {
     const given = this.withType(cloneObject(input));
     if (this.decl.namespaced) given.metadata.namespace = namespace;
     const obj = await this.admitted('CREATE', given, undefined, opts);
-    if (this.decl.namespaced) obj.metadata.namespace = namespace;
+    if (this.decl.namespaced && obj.metadata.namespace !== namespace) {
+      // rest.BeforeCreate's EnsureObjectNamespaceMatchesRequestNamespace: admission moved it.
+      if (typeof obj.metadata.namespace === 'string' && obj.metadata.namespace !== '') throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      obj.metadata.namespace = namespace;
+    }
     prepareCreateMetadata(obj, this.decl, this.context(opts));
     const warnings = runCreateStrategy(this.decl, this.gr.group, obj);
     await opts.admission?.validate('CREATE', obj, undefined);
@@ -283,9 +288,24 @@ export class GenericStore {
    */
   private async admitted(operation: 'CREATE' | 'UPDATE', obj: KObject, old: KObject | undefined, opts: WriteOptions): Promise<KObject> {
     if (opts.admission === undefined) return obj;
+    const before = stableStringify(obj);
     const mutated = await opts.admission.mutate(operation, obj, old);
-    if (mutated === undefined || typeof mutated.metadata !== 'object' || mutated.metadata === null) throw badRequest('admission turned the object into something that is not an object with metadata');
+    if (mutated === undefined || typeof mutated !== 'object' || Array.isArray(mutated) || typeof mutated.metadata !== 'object' || mutated.metadata === null || Array.isArray(mutated.metadata)) {
+      throw internalError('admission turned the object into something that is not an object with metadata');
+    }
+    if (stableStringify(mutated) !== before) this.decodeAdmitted(mutated);
     return this.withType(mutated);
+  }
+
+  /**
+   * What admission changed, decoded as kube-apiserver decodes a webhook's patched object into the
+   * kind's Go type: unknown fields dropped, a value of the wrong type (which no Go client could
+   * decode) a 500, as kube's mutating dispatcher answers a patch it cannot decode.
+   */
+  private decodeAdmitted(obj: KObject): void {
+    if (this.decl.custom === true) return;
+    const result = checkSchema(obj, objectSchema(this.decl), true, this.decl.kind, true);
+    if (result.decodeErrors.length > 0) throw internalError(`admission produced an object that cannot be decoded: ${result.decodeErrors.join('; ')}`);
   }
 
   /** Main writes keep the stored status; status writes change only the status; a view's writes what the view says. */

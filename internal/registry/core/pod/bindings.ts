@@ -35,7 +35,10 @@ export class BindingStore extends GenericStore {
 
   /** Binds the pod named by the Binding (201 Status Success); see bindPod for the refusals. */
   override async create(namespace: string | undefined, input: KObject, opts: WriteOptions): Promise<WriteResult> {
-    const reply = await bindPod(this.pods, namespace, input.metadata.name ?? '', input, opts.dryRun === true);
+    // As kube's legacy binding storage: the Binding is admitted as a create of `bindings`.
+    const admitted = opts.admission === undefined ? input : ((await opts.admission.mutate('CREATE', input, undefined)) ?? input);
+    await opts.admission?.validate('CREATE', admitted, undefined);
+    const reply = await bindPod(this.pods, namespace, admitted.metadata.name ?? '', admitted, opts.dryRun === true);
     return { object: reply.object as KObject, warnings: [], created: true };
   }
 }
