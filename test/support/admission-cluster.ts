@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClusterFixture, type ClusterFixture } from './cluster-fixture.ts';
 import { kubectlOn, succeeded, type KubectlOn, type KubectlResult } from './kubectl-runner.ts';
+import { eventually } from './auth-https.ts';
 
 /** A running cluster for admission tests; `stop` is for t.after. */
 export interface AdmissionCluster {
@@ -21,15 +22,8 @@ export interface AdmissionCluster {
   stop(): Promise<void>;
 }
 
-/** Polls `check` every 100 ms until it is true; throws naming `what` after `timeoutMs`. */
-export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+// One polling helper for the e2e tests.
+export { eventually };
 
 /** Starts the cluster with `extraArgs` on every replica. */
 export async function startAdmissionCluster(extraArgs: readonly string[] = []): Promise<AdmissionCluster> {
