@@ -16,6 +16,7 @@ export type WebhookConfigurationKind = 'ValidatingWebhookConfiguration' | 'Mutat
 export class WebhookConfigurationSource {
   private current: readonly ConfiguredWebhook[] = [];
   private synced = false;
+  private readonly syncWaiters = new Set<() => void>();
 
   constructor(readonly kind: WebhookConfigurationKind) {}
 
@@ -38,6 +39,24 @@ export class WebhookConfigurationSource {
     if (webhooks.length > webhooksPerSourceMax) throw new Error(`${this.kind}s hold ${webhooks.length} webhooks, more than the ${webhooksPerSourceMax} a replica calls`);
     this.current = webhooks;
     this.synced = true;
+    for (const wake of this.syncWaiters) wake();
+    this.syncWaiters.clear();
+  }
+
+  /** Resolves true once synced, or false after `ms` (kube's admission WaitForReady waits 10 s). */
+  waitSynced(ms: number): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.syncWaiters.delete(wake);
+        resolve(this.synced);
+      }, ms);
+      this.syncWaiters.add(wake);
+    });
   }
 
   /** The webhooks in call order; the array is replaced, never changed, by replace(). */

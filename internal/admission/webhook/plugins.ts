@@ -47,9 +47,12 @@ function contextOf(deps: AdmissionDeps, configuration: unknown, options: Webhook
   };
 }
 
-/** The webhooks to run, or a refusal before the source has its first list (kube: "not yet ready"). */
-function webhooksFor(attributes: AdmissionAttributes, source: WebhookConfigurationSource): ReturnType<WebhookConfigurationSource['webhooks']> {
-  if (!source.hasSynced()) throw admissionForbidden(attributes, 'not yet ready to handle request');
+/** How long a request waits for the first list of configurations before it is refused (kube's WaitForReady). */
+const syncWaitMs = 10_000;
+
+/** The webhooks to run; before the source has its first list, a wait, then kube's "not yet ready" refusal. */
+async function webhooksFor(attributes: AdmissionAttributes, source: WebhookConfigurationSource): Promise<ReturnType<WebhookConfigurationSource['webhooks']>> {
+  if (!source.hasSynced() && !(await source.waitSynced(syncWaitMs))) throw admissionForbidden(attributes, 'not yet ready to handle request');
   return source.webhooks();
 }
 
@@ -63,7 +66,7 @@ export function validatingWebhookPlugin(options: WebhookPluginOptions): PluginFa
       handles: () => true,
       async validate(attributes) {
         if (isExemptAdmissionConfiguration(attributes, deps.apiDomain)) return;
-        await dispatchValidating(webhooksFor(attributes, options.source), attributes, context);
+        await dispatchValidating(await webhooksFor(attributes, options.source), attributes, context);
       },
     };
   };
@@ -79,7 +82,7 @@ export function mutatingWebhookPlugin(options: WebhookPluginOptions): PluginFact
       handles: () => true,
       async admit(attributes) {
         if (isExemptAdmissionConfiguration(attributes, deps.apiDomain)) return;
-        await dispatchMutating(webhooksFor(attributes, options.source), attributes, context);
+        await dispatchMutating(await webhooksFor(attributes, options.source), attributes, context);
       },
     };
   };
