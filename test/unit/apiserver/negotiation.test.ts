@@ -55,9 +55,10 @@ test('a body repeating a key thousands of times deep in its nesting gets a bound
   assert.equal(status.details.causes.length, 100);
   const warn = await s.client.call('POST', cmPath, { body: body('dup-warn') });
   assert.equal(warn.status, 201);
+  // The same warning text is sent once (kube's warning recorder); each names a path cut short.
   const warnings = [warn.headers.warning].flat();
-  assert.equal(warnings.length, 50);
-  assert.match(warnings[49] ?? '', /"and 4951 more unknown or duplicate fields"/);
+  assert.equal(warnings.length, 3);
+  assert.match(warnings[2] ?? '', /"and 4951 more unknown or duplicate fields"/);
   assert.ok(warnings.every((w) => w !== undefined && w.length < 300), 'each warning is cut short');
   const yamlKeys = Array.from({ length: 3000 }, () => '  k: v').join('\n');
   const yaml = await s.client.call('POST', `${cmPath}?fieldValidation=Strict`, { body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup-yaml\ndata:\n${yamlKeys}\n`, contentType: 'application/yaml' });
