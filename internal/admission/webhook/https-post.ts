@@ -1,10 +1,12 @@
 // One HTTPS POST to a webhook, with a deadline for the whole exchange and a bounded response, its
 // failures worded as Go's http client words them (`Post "<url>": context deadline exceeded`), which
-// kube puts in its "failed calling webhook" messages. node:https, no agent: no shared pool or
-// proxy setting leaks in, and each call dials the address it was given.
+// kube puts in its "failed calling webhook" messages. node:https through one keep-alive agent of
+// its own (no proxy setting leaks in): connections are reused only between calls with the same
+// address and TLS material (the agent keys its pool by them), as kube's cached webhook clients do,
+// so a busy webhook costs no TLS handshake per request.
 import * as https from 'node:https';
 import { isIP } from 'node:net';
-import { webhookResponseBytesMax } from './limits.ts';
+import { webhookIdleSocketMs, webhookResponseBytesMax, webhookSocketsPerHostMax } from './limits.ts';
 
 /** TLS material of a call (PEM text). */
 export interface PostTls {
@@ -76,9 +78,12 @@ function requestOptions(request: PostRequest): https.RequestOptions {
     ...(tls.ca === undefined ? {} : { ca: tls.ca }),
     ...(tls.clientCertificate === undefined ? {} : { cert: tls.clientCertificate }),
     ...(tls.clientKey === undefined ? {} : { key: tls.clientKey }),
-    agent: false,
+    agent: webhookAgent,
   };
 }
+
+/** The webhook calls' connection pool. */
+const webhookAgent = new https.Agent({ keepAlive: true, maxSockets: webhookSocketsPerHostMax, maxFreeSockets: webhookSocketsPerHostMax, timeout: webhookIdleSocketMs });
 
 /** Sends `request`; rejects with PostError (timeout, refused, TLS, too large a response). */
 export function postOnce(request: PostRequest): Promise<PostResponse> {

@@ -8,3 +8,9 @@ export const credentialsFileBytesMax = 4 * 1024 * 1024;
 export const errorBodyQuotedBytesMax = 1024;
 /** Most webhooks one source holds across its configurations; more is refused when replaced. */
 export const webhooksPerSourceMax = 10_000;
+
+/** Connections kept open to one webhook address (calls past it wait for one). */
+export const webhookSocketsPerHostMax = 64;
+
+/** How long an idle connection to a webhook stays open for the next call. */
+export const webhookIdleSocketMs = 30_000;
