@@ -11,3 +11,9 @@ export const quotaBatchSizeMax = 64;
 
 /** How long a request waits for its batch before failing with 500 (kube's 10 seconds). */
 export const quotaEvaluationTimeoutMs = 10_000;
+
+/** How long a namespace confirmed (at the leader) to hold no quota is trusted to hold none (kube's live lookup TTL, 30 s). */
+export const liveLookupTtlMs = 30_000;
+
+/** Namespaces remembered as holding no quota (the memory is dropped whole past this). */
+export const liveLookupEntriesMax = 10_000;

@@ -10,7 +10,7 @@ import { internalError } from '../../../registry/errors/status-error.ts';
 import { evaluatorFor, isIgnoredResource } from '../../../quota/registry.ts';
 import { checkBatch, type QuotaAccess, type QuotaWaiter } from './check-batch.ts';
 import { parseQuotaConfiguration, type QuotaConfiguration } from './configuration.ts';
-import { quotaEvaluationTimeoutMs, quotaWriteRetriesMax } from './limits.ts';
+import { liveLookupEntriesMax, liveLookupTtlMs, quotaEvaluationTimeoutMs, quotaWriteRetriesMax } from './limits.ts';
 import { KeyedBatches } from './namespace-batches.ts';
 
 /** The plugin's registered name. */
@@ -18,9 +18,27 @@ export const resourceQuotaPluginName = 'ResourceQuota';
 
 const quotas = { group: '', resource: 'resourcequotas' } as const;
 
+/**
+ * The quotas of a namespace, as kube's quota accessor finds them: a namespace this replica holds
+ * quotas for is read at the leader (its status.used must be current to charge it); one it holds
+ * none for is confirmed at the leader at most once per liveLookupTtlMs (kube's live lookup cache),
+ * so a namespace without quotas costs a create no ReadIndex round. A charge is a compare-and-swap
+ * on the quota's resourceVersion either way: a stale read only costs a retry, never an overshoot.
+ */
 function quotaAccess(deps: AdmissionDeps): QuotaAccess {
+  const confirmedEmpty = new Map<string, number>();
   return {
-    list: (namespace) => deps.objects.list(quotas, namespace, { consistent: true }),
+    async list(namespace) {
+      const local = await deps.objects.list(quotas, namespace);
+      const confirmedAt = confirmedEmpty.get(namespace);
+      if (local.length === 0 && confirmedAt !== undefined && deps.clock() - confirmedAt < liveLookupTtlMs) return local;
+      const live = await deps.objects.list(quotas, namespace, { consistent: true });
+      if (live.length === 0) {
+        if (confirmedEmpty.size >= liveLookupEntriesMax) confirmedEmpty.clear();
+        confirmedEmpty.set(namespace, deps.clock());
+      } else confirmedEmpty.delete(namespace);
+      return live;
+    },
     async updateStatus(namespace, quota) {
       await deps.writer.update(quotas, namespace, quota, { subresource: 'status' });
     },
@@ -35,8 +53,7 @@ function skipped(a: AdmissionAttributes): boolean {
 }
 
 /** Checks and charges one namespace's batch: no quotas and nothing limited by configuration admits at once. */
-async function processBatch(deps: AdmissionDeps, config: QuotaConfiguration, namespace: string, batch: QuotaWaiter[]): Promise<void> {
-  const access = quotaAccess(deps);
+async function processBatch(access: QuotaAccess, config: QuotaConfiguration, namespace: string, batch: QuotaWaiter[]): Promise<void> {
   let current: readonly KObject[];
   try {
     current = await access.list(namespace);
@@ -71,8 +88,9 @@ function settled(batches: KeyedBatches<QuotaWaiter>, namespace: string, make: (s
 /** Makes the ResourceQuota plugin; `configuration` is the optional ResourceQuotaConfiguration. */
 export const resourceQuotaPlugin: PluginFactory = (deps, configuration) => {
   const config = parseQuotaConfiguration(configuration);
+  const access = quotaAccess(deps);
   const batches = new KeyedBatches<QuotaWaiter>(
-    (namespace, batch) => processBatch(deps, config, namespace, batch),
+    (namespace, batch) => processBatch(access, config, namespace, batch),
     (err, batch) => {
       deps.log('ResourceQuota: batch failed', err);
       for (const w of batch) w.settle(err);

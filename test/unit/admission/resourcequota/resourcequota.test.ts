@@ -42,13 +42,21 @@ async function refusal(p: AdmissionPlugin, spec: RequestSpec, code = 403): Promi
 const cpuPod = (name: string, cpu = '100m', memory = '64Mi'): KObject => pod(name, [{ name: 'a', resources: { requests: { cpu, memory }, limits: { cpu, memory } } }]);
 const podSpec = (p: KObject, extra: Partial<RequestSpec> = {}): RequestSpec => ({ resource: 'pods', kind: 'Pod', object: p, ...extra });
 
-test('a pod create is charged to the quota status through a consistent read and a status write', async () => {
+test('a pod create is charged to the quota status through a consistent read and a status write (the local read finds the quota first)', async () => {
   const objects = new FakeObjects();
   putQuota(objects, { pods: '2', 'requests.cpu': '1' }, { pods: '1', 'requests.cpu': '100m' });
   await validate(plugin(objects), podSpec(cpuPod('p')));
   assert.deepEqual(storedUsed(objects), { pods: '2', 'requests.cpu': '200m' });
-  assert.deepEqual(objects.listOptions, [{ consistent: true }]);
+  assert.deepEqual(objects.listOptions, [undefined, { consistent: true }]);
   assert.deepEqual(objects.updates.map((u) => u.ok), [true]);
+});
+
+test('a namespace confirmed to hold no quota is not read at the leader again for 30 s (kube\'s live lookup cache)', async () => {
+  const objects = new FakeObjects();
+  const admit = plugin(objects);
+  await validate(admit, podSpec(cpuPod('a')));
+  await validate(admit, podSpec(cpuPod('b')));
+  assert.deepEqual(objects.listOptions, [undefined, { consistent: true }, undefined]);
 });
 
 test('a request over hard is refused with the resources sorted', async () => {
