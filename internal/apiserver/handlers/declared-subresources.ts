@@ -1,3 +1,4 @@
+import { admitAsIs } from '../../registry/generic/write-admission.ts';
 import { badRequest } from '../../registry/errors/status-error.ts';
 import type { KObject, SubresourceDeclaration } from '../../registry/schema/declaration.ts';
 import type { SubresourceCall } from '../../registry/generic/subresource-store.ts';
@@ -30,15 +31,6 @@ function callOf(ctx: RequestContext, options: { dryRun: boolean; fieldManager: s
   return { namespace: ctx.info.namespace, name: ctx.info.name ?? '', path: ctx.info.subpath ?? '', query: ctx.query, ...options };
 }
 
-/** A sub-resource create's body after admission (both phases: the sub-resource store has no strategy between them). */
-async function admitSubresourceCreate(ctx: RequestContext, body: KObject): Promise<KObject> {
-  if (ctx.admission === undefined) return body;
-  const mutated = await ctx.admission.mutate('CREATE', body, undefined);
-  if (mutated === undefined || typeof mutated.metadata !== 'object' || mutated.metadata === null) throw badRequest('admission turned the request body into something that is not an object with metadata');
-  await ctx.admission.validate('CREATE', mutated, undefined);
-  return mutated;
-}
-
 /**
  * Serves one of the kind's own sub-resources (its declaration's Subresources.more): a view goes
  * to the generic handlers, as status does; any other to the store's SubresourceStore of that
@@ -58,17 +50,14 @@ export async function dispatchDeclaredSubresource(ctx: RequestContext, sub: stri
   if (declared.body !== undefined && store.create !== undefined) {
     const options = writeOptions(ctx);
     const given = await readBody(ctx, declared, declared.body);
-    const body = await admitSubresourceCreate(ctx, given);
+    const body = ctx.admission === undefined ? given : ((await admitAsIs(ctx.admission, 'CREATE', given, undefined)) ?? given);
     const reply = await store.create(callOf(ctx, options), body);
     for (const w of reply.warnings ?? []) ctx.out.warn(w);
     ctx.out.send(reply.code, reply.object);
     return;
   }
   if (store.connect === undefined) throw new Error(`assert: ${ctx.served.decl.plural}/${sub} has neither a body nor a connect`);
-  if (ctx.admission !== undefined) {
-    await ctx.admission.mutate('CONNECT', undefined, undefined);
-    await ctx.admission.validate('CONNECT', undefined, undefined);
-  }
+  if (ctx.admission !== undefined) await admitAsIs(ctx.admission, 'CONNECT', undefined, undefined);
   const reply = await store.connect(callOf(ctx, { dryRun: false, fieldManager: '' }), verb);
   ctx.out.send(reply.code, reply.object);
 }

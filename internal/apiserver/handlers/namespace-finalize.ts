@@ -1,3 +1,4 @@
+import { admitAsIs } from '../../registry/generic/write-admission.ts';
 import { finalizeNamespace } from '../../registry/core/namespace-deletion.ts';
 import { badRequest, invalid } from '../../registry/errors/status-error.ts';
 import { validateFinalizerName } from '../../registry/core/finalizer-names.ts';
@@ -33,8 +34,7 @@ export async function handleFinalize(ctx: RequestContext): Promise<void> {
     // Admitted as an update of namespaces/finalize: the namespace as it would be written, and as stored.
     const current = await ctx.store.get(undefined, name);
     const next = { ...current, spec: { ...(current.spec as object | undefined), finalizers } };
-    const admitted = (await ctx.admission.mutate('UPDATE', next, current)) ?? next;
-    await ctx.admission.validate('UPDATE', admitted, current);
+    const admitted = (await admitAsIs(ctx.admission, 'UPDATE', next, current)) ?? next;
     finalizers = finalizersOf(ctx, admitted.spec);
   }
   if (dryRun) {

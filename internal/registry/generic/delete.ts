@@ -6,7 +6,7 @@ import { objectKey } from './keys.ts';
 import { patchRetriesMax } from './limits.ts';
 import { nowTimestamp } from './object-lifecycle.ts';
 import type { WriteHooks } from './write-hooks.ts';
-import type { WriteAdmission } from './write-admission.ts';
+import { admitAsIs, type WriteAdmission } from './write-admission.ts';
 
 /** What a delete acts through: the generic store's storage, codec and hooks (GenericStore is one). */
 export interface DeletingStore {
@@ -121,8 +121,7 @@ async function deleteFrom(store: DeletingStore, current: KeyValue, opts: DeleteO
 
 /** DELETE's admission: both phases see the stored object (a copy: plugins must not change it). */
 export async function admitDelete(admission: WriteAdmission, obj: KObject): Promise<void> {
-  await admission.mutate('DELETE', undefined, structuredClone(obj));
-  await admission.validate('DELETE', undefined, structuredClone(obj));
+  await admitAsIs(admission, 'DELETE', undefined, structuredClone(obj));
 }
 
 /**

@@ -288,12 +288,13 @@ export class GenericStore {
    */
   private async admitted(operation: 'CREATE' | 'UPDATE', obj: KObject, old: KObject | undefined, opts: WriteOptions): Promise<KObject> {
     if (opts.admission === undefined) return obj;
-    const before = stableStringify(obj);
     const mutated = await opts.admission.mutate(operation, obj, old);
     if (mutated === undefined || typeof mutated !== 'object' || Array.isArray(mutated) || typeof mutated.metadata !== 'object' || mutated.metadata === null || Array.isArray(mutated.metadata)) {
       throw internalError('admission turned the object into something that is not an object with metadata');
     }
-    if (stableStringify(mutated) !== before) this.decodeAdmitted(mutated);
+    // Built-in plugins change the object in place with well-typed values; only a webhook's patch
+    // replaces it, and only that needs decoding (no serialization of every write to find out).
+    if (mutated !== obj) this.decodeAdmitted(mutated);
     return this.withType(mutated);
   }
 

@@ -1,6 +1,7 @@
 // The legacy `bindings` collection (POST /api/v1/namespaces/{ns}/bindings), as kube-apiserver
 // 1.28's LegacyBindingREST: a create-only resource whose create binds the pod the Binding
 // names, exactly as pods/{name}/binding does.
+import { admitAsIs } from '../../generic/write-admission.ts';
 import type { KObject, ResourceDeclaration } from '../../schema/declaration.ts';
 import { builtinFields } from '../../schema/builtin-schemas.ts';
 import { GenericStore, type WriteOptions, type WriteResult } from '../../generic/store.ts';
@@ -36,8 +37,7 @@ export class BindingStore extends GenericStore {
   /** Binds the pod named by the Binding (201 Status Success); see bindPod for the refusals. */
   override async create(namespace: string | undefined, input: KObject, opts: WriteOptions): Promise<WriteResult> {
     // As kube's legacy binding storage: the Binding is admitted as a create of `bindings`.
-    const admitted = opts.admission === undefined ? input : ((await opts.admission.mutate('CREATE', input, undefined)) ?? input);
-    await opts.admission?.validate('CREATE', admitted, undefined);
+    const admitted = opts.admission === undefined ? input : ((await admitAsIs(opts.admission, 'CREATE', input, undefined)) ?? input);
     const reply = await bindPod(this.pods, namespace, admitted.metadata.name ?? '', admitted, opts.dryRun === true);
     return { object: reply.object as KObject, warnings: [], created: true };
   }
