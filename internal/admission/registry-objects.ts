@@ -3,7 +3,7 @@
 // informers' caches and fall back to a live lookup), and writes with the server's own authority.
 import { hasStatus } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
-import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
+import { storesByResource, type ResourceRegistry, type ServedResource } from '../registry/resource-registry.ts';
 import type { KObject } from '../registry/schema/declaration.ts';
 import type { GroupResourceName, ObjectReader, ObjectWriter, ReadOptions } from './plugin.ts';
 
@@ -11,15 +11,10 @@ import type { GroupResourceName, ObjectReader, ObjectWriter, ReadOptions } from 
 const fieldManager = 'kube-apiserver';
 
 export class RegistryObjects implements ObjectReader, ObjectWriter {
-  private readonly byResource = new Map<string, GenericStore>();
+  private readonly byResource: ReadonlyMap<string, GenericStore>;
 
   constructor(registry: ResourceRegistry, stores: ReadonlyMap<ServedResource, GenericStore>) {
-    // The first version served of a resource stands for it (they share one stored object).
-    for (const served of registry.resources) {
-      const key = `${served.group}/${served.decl.plural}`;
-      const store = stores.get(served);
-      if (store !== undefined && !this.byResource.has(key)) this.byResource.set(key, store);
-    }
+    this.byResource = storesByResource(registry, stores);
   }
 
   async get(gr: GroupResourceName, namespace: string | undefined, name: string, options: ReadOptions = {}): Promise<KObject | undefined> {

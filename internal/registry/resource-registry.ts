@@ -181,3 +181,17 @@ export class ResourceRegistry implements ServedResources {
     return this.resources.filter((r) => r.group === group && r.version === version);
   }
 }
+
+/**
+ * One store per group and resource, keyed `<group>/<plural>`: a resource served at several
+ * versions holds one set of objects, and its first served version stands for it.
+ */
+export function storesByResource(registry: ResourceRegistry, stores: ReadonlyMap<ServedResource, GenericStore>): Map<string, GenericStore> {
+  const out = new Map<string, GenericStore>();
+  for (const served of registry.resources) {
+    const key = `${served.group}/${served.decl.plural}`;
+    const store = stores.get(served);
+    if (store !== undefined && !out.has(key)) out.set(key, store);
+  }
+  return out;
+}

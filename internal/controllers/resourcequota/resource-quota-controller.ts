@@ -13,6 +13,7 @@ import { calculateUsage, type ResourceObjects } from '../../quota/usage-stats.ts
 import type { Controller, ControllerDeps } from '../controller.ts';
 import { resourceQuotaBatchMs, resourceQuotaResyncMs } from '../limits.ts';
 import { runWatchedLoop } from '../watched-loop.ts';
+import { storesByResource } from '../../registry/resource-registry.ts';
 
 /** The controller's name, as logs and metrics show it. */
 export const resourceQuotaControllerName = 'resourcequota';
@@ -29,17 +30,9 @@ interface CountedResource {
 
 /** The stores of namespaced resources, one per group and plural (their first served version). */
 function countedResources(deps: ControllerDeps): CountedResource[] {
-  const seen = new Set<string>();
-  const out: CountedResource[] = [];
-  for (const served of deps.registry.resources) {
-    const key = `${served.group}/${served.decl.plural}`;
-    const store = deps.stores.get(served);
-    if (!served.decl.namespaced || seen.has(key) || store === undefined || isIgnoredResource(served.group, served.decl.plural)) continue;
-    if (served.decl.verbs !== undefined && !served.decl.verbs.includes('list')) continue;
-    seen.add(key);
-    out.push({ group: served.group, resource: served.decl.plural, store });
-  }
-  return out;
+  return [...storesByResource(deps.registry, deps.stores).values()]
+    .filter((store) => store.decl.namespaced && !isIgnoredResource(store.gr.group, store.gr.resource) && (store.decl.verbs === undefined || store.decl.verbs.includes('list')))
+    .map((store) => ({ group: store.gr.group, resource: store.gr.resource, store }));
 }
 
 function mapOf(value: unknown): Record<string, unknown> {
