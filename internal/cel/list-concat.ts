@@ -1,0 +1,35 @@
+// Concatenation of set- and map-lists (kube): for a set, X + Y keeps X and appends the items of Y
+// not in X, in order; for a map-list, X + Y keeps X's key positions, takes Y's value where keys
+// meet, and appends Y's other items in order. The result is of the same list type.
+import { celList, isCelList, isCelMap, type CelList, type CelValue } from '@bufbuild/cel';
+import { celEquals, type ScalarEquals } from './equality.ts';
+import { listKindOf, markList } from './list-kinds.ts';
+
+function keyOf(item: CelValue, keys: readonly string[]): string {
+  return isCelMap(item) ? JSON.stringify(keys.map((k) => String(item.get(k) ?? ''))) : '';
+}
+
+/** X + Y with set or map-list semantics when X or Y is one; undefined for ordinary lists (plain concatenation applies). */
+export function concatLists(x: CelValue, y: CelValue, scalar: ScalarEquals): CelList | undefined {
+  if (!isCelList(x) || !isCelList(y)) return undefined;
+  const kind = listKindOf(x) ?? listKindOf(y);
+  if (kind === undefined) return undefined;
+  const items = Array.from(x);
+  if (kind.listType === 'set') {
+    for (const item of y) if (!items.some((existing) => celEquals(existing, item, scalar))) items.push(item);
+    return markList(celList(items), kind);
+  }
+  const position = new Map<string, number>();
+  items.forEach((item, i) => position.set(keyOf(item, kind.keys), i));
+  for (const item of y) {
+    const key = keyOf(item, kind.keys);
+    const at = position.get(key);
+    if (at === undefined) {
+      position.set(key, items.length);
+      items.push(item);
+    } else {
+      items[at] = item;
+    }
+  }
+  return markList(celList(items), kind);
+}

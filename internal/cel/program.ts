@@ -1,0 +1,95 @@
+// Compiling and running one expression: parse, check references, instrument for cost, plan once;
+// each run gets its own cost meter. Errors are worded as kube-apiserver (cel-go) words them.
+import { isCelError, parse, plan, type CelInput, type CelValue } from '@bufbuild/cel';
+import type { Expr } from './ast.ts';
+import { costLimitExceededMessage, CostMeter, withMeter } from './cost-meter.ts';
+import { callableNames, meteredEnvironment } from './functions.ts';
+import { instrument } from './instrument.ts';
+import { undeclaredReference } from './references.ts';
+
+/** Calls the planner treats as syntax rather than functions. */
+const syntaxCalls = new Set(['_&&_', '_||_', '_?_:_', '_[_]', '_[?_]', '_?._', '@not_strictly_false', '__not_strictly_false__']);
+
+/** Identifiers that name types (`type(x) == int`). */
+const typeNames = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn'];
+
+
+/** Whether `name` is a function or operator an expression may call. */
+export function isCallable(name: string): boolean {
+  return callableNames.has(name) || syntaxCalls.has(name);
+}
+
+/** The result of one run: a value, or an error message; with the cost charged either way. */
+export type RunOutcome = { readonly value: CelValue; readonly cost: number } | { readonly error: string; readonly cost: number };
+
+/** A planned expression, reusable across runs and safe to share. */
+export interface Program {
+  readonly expression: string;
+  readonly ast: Expr;
+  /** The source offset of an AST node (0 when unknown). */
+  offsetOf(id: bigint): number;
+  /** Runs with the given variables, halting once the cost passes `costLimit`. */
+  run(variables: Readonly<Record<string, CelInput>>, costLimit: number): RunOutcome;
+}
+
+/** A compiled program, or the compile error in cel-go's form (`ERROR: <input>:1:5: ...`). */
+export type CompileOutcome = { readonly program: Program; readonly error?: undefined } | { readonly program?: undefined; readonly error: string };
+
+/** Compiles `expression` over the declared variables. */
+export function compileProgram(expression: string, variables: readonly string[]): CompileOutcome {
+  let parsedExpr: ReturnType<typeof parse>;
+  try {
+    parsedExpr = parse(expression);
+  } catch (e) {
+    return { error: `ERROR: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const parsed = parsedExpr.expr;
+  const problem = undeclaredReference(parsed, new Set([...variables, ...typeNames]), isCallable);
+  if (problem !== undefined) {
+    const offset = parsedExpr.sourceInfo?.positions[problem.id.toString()] ?? 0;
+    return { error: issueText(expression, offset, problem.message) };
+  }
+  let planned: ReturnType<typeof plan>;
+  try {
+    planned = plan(meteredEnvironment, instrument(parsed, isCallable));
+  } catch (e) {
+    return { error: `ERROR: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const ast = parsed;
+  return {
+    program: {
+      expression,
+      ast,
+      offsetOf: (id) => parsedExpr.sourceInfo?.positions[id.toString()] ?? 0,
+      run(vars, costLimit) {
+        const meter = new CostMeter(costLimit);
+        const result = withMeter(meter, () => planned(vars as Record<string, CelInput>));
+        if (meter.exceeded) return { error: costLimitExceededMessage, cost: meter.cost };
+        if (isCelError(result)) return { error: runtimeErrorText(result.message), cost: meter.cost };
+        return { value: result, cost: meter.cost };
+      },
+    },
+  };
+}
+
+/** A compile issue as cel-go prints it: `ERROR: <input>:line:col: message`, the source line and a caret. */
+export function issueText(expression: string, offset: number, message: string): string {
+  const before = expression.slice(0, offset);
+  const line = before.split('\n').length;
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const column = offset - lineStart;
+  const sourceLine = expression.split('\n')[line - 1] ?? '';
+  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${'.'.repeat(column)}^`;
+}
+
+/** The engine's runtime error texts in cel-go's words, which kube's messages embed. */
+export function runtimeErrorText(message: string): string {
+  const noKey = /^field not found: (.*)$/.exec(message) ?? /^key not found: (.*)$/.exec(message);
+  if (noKey) return `no such key: ${noKey[1]}`;
+  if (message.startsWith('found no matching overload') || message.startsWith('no such overload')) return 'no such overload';
+  if (message.includes('divide by zero') || message.includes('division by zero')) return 'division by zero';
+  if (message.includes('modulus by zero')) return 'modulus by zero';
+  if (message.includes('overflow')) return 'integer overflow';
+  if (message.startsWith('index out of bounds') || message.includes('out of range')) return `index out of bounds: ${message.replace(/^.*?: /, '')}`;
+  return message;
+}
