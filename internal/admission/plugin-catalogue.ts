@@ -35,6 +35,7 @@ import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition/
 import { mutatingWebhookPlugin, validatingWebhookPlugin, WebhookConfigurationSource, WebhookMetrics } from './webhook/index.ts';
 import { webhookConfigurationResyncMs } from './limits.ts';
 import { RegistryEquivalents } from './registry-equivalents.ts';
+import { validatingAdmissionPolicyPlugin } from './policy/validating-admission-policy-plugin.ts';
 
 /**
  * Plugins kube-apiserver 1.28 has that orch accepts in the flags but does not build yet, with why:
@@ -45,7 +46,6 @@ export const pendingPlugins: ReadonlyMap<string, string> = new Map([
   ['CertificateSigning', 'CertificateSigningRequests are not served yet'],
   ['CertificateSubjectRestriction', 'CertificateSigningRequests are not served yet'],
   ['ClusterTrustBundleAttest', 'ClusterTrustBundles are not served yet'],
-  ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicies (CEL) are not served yet'],
   ['PersistentVolumeLabel', 'it labels cloud-provider volumes; orch has no cloud provider'],
 ]);
 
@@ -91,6 +91,7 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
   const validating = new WebhookConfigurationSource('ValidatingWebhookConfiguration');
   const mutating = new WebhookConfigurationSource('MutatingWebhookConfiguration');
   const equivalents = new RegistryEquivalents(deps.registry);
+  const policies = validatingAdmissionPolicyPlugin({ registry: deps.registry, stores: deps.stores, equivalents, log: deps.log });
   const factories = new Map<string, PluginFactory>([
     ['AlwaysAdmit', alwaysAdmitPlugin],
     ['NamespaceAutoProvision', namespaceAutoProvisionPlugin],
@@ -119,6 +120,7 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
     ['DefaultIngressClass', defaultIngressClassPlugin],
     ['DenyServiceExternalIPs', denyServiceExternalIpsPlugin],
     ['MutatingAdmissionWebhook', mutatingWebhookPlugin({ source: mutating, metrics, equivalents })],
+    ['ValidatingAdmissionPolicy', policies.factory],
     ['ValidatingAdmissionWebhook', validatingWebhookPlugin({ source: validating, metrics, equivalents })],
     ['ResourceQuota', resourceQuotaPlugin],
     ['AlwaysDeny', alwaysDenyPlugin],
@@ -136,6 +138,7 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
         if (store === undefined) throw new Error(`assert: ${plugin} is enabled but ${plural} are not served`);
         running.push(feed(source, store, abort.signal, deps.log));
       }
+      if (enabled.includes('ValidatingAdmissionPolicy')) running.push(policies.run(abort.signal));
       return {
         async stop() {
           abort.abort();

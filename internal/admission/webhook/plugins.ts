@@ -10,7 +10,8 @@ import type { WebhookConfigurationSource } from './configuration-source.ts';
 import type { DispatchContext } from './dispatch-context.ts';
 import { noEquivalentResources, type EquivalentResources } from './equivalents.ts';
 import { isExemptAdmissionConfiguration } from './exemptions.ts';
-import { unsupportedMatchConditions, type MatchConditionEvaluator } from './match-conditions.ts';
+import type { MatchConditionEvaluator } from './match-conditions.ts';
+import { CelMatchConditions } from './cel-match-conditions.ts';
 import { WebhookMetrics } from './metrics.ts';
 import { dispatchMutating, mutatingPluginName } from './mutating-dispatcher.ts';
 import { EndpointServiceResolver, type ServiceResolver } from './service-resolver.ts';
@@ -39,7 +40,7 @@ function contextOf(deps: AdmissionDeps, configuration: unknown, options: Webhook
   return {
     objects: deps.objects,
     equivalents: options.equivalents ?? noEquivalentResources,
-    matchConditions: options.matchConditions ?? unsupportedMatchConditions,
+    matchConditions: options.matchConditions ?? new CelMatchConditions(deps.authorizer),
     log: deps.log,
     clock: deps.clock,
     metrics: options.metrics ?? new WebhookMetrics(),

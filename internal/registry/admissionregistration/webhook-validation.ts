@@ -1,21 +1,20 @@
 // validateValidatingWebhookConfiguration / validateMutatingWebhookConfiguration of kube-apiserver
 // 1.28 (pkg/apis/admissionregistration/validation), with the options of a create: side effects
 // must be None or NoneOnDryRun, a known AdmissionReview version is required, names are unique.
-// matchConditions are checked for shape only: their expressions are not compiled (no CEL here).
+// matchConditions are compiled (policy-match-conditions.ts).
 import type { KObject } from '../schema/declaration.ts';
-import { duplicate, invalidShown, invalidValue, notSupported, required, tooMany, type FieldError } from '../schema/field-errors.ts';
+import { duplicate, invalidShown, invalidValue, notSupported, required, type FieldError } from '../schema/field-errors.ts';
 import { validateLabelSelector } from '../schema/label-selectors.ts';
-import { dns1123Subdomain, qualifiedName } from '../schema/name-validation.ts';
+import { dns1123Subdomain } from '../schema/name-validation.ts';
 import { validateWebhookService, validateWebhookUrl } from './client-config-validation.ts';
 import { dns1035Label, goSlice } from './go-values.ts';
 import { validateRuleWithOperations } from './rule-validation.ts';
+import { validateMatchConditions } from './policy-match-conditions.ts';
 
 type Entry = Record<string, unknown>;
 
 /** The AdmissionReview versions this server sends, in preference order. */
 export const acceptedAdmissionReviewVersions = ['v1', 'v1beta1'];
-/** Most matchConditions one webhook may have. */
-export const matchConditionsMax = 64;
 const failurePolicies = ['Fail', 'Ignore'];
 const matchPolicies = ['Equivalent', 'Exact'];
 const noSideEffectClasses = ['None', 'NoneOnDryRun'];
@@ -55,25 +54,6 @@ function validateClientConfig(clientConfig: unknown, path: string): FieldError[]
   if (hasUrl === hasService) return [required(path, 'exactly one of url or service is required')];
   if (hasUrl) return validateWebhookUrl(String(cc.url), `${path}.url`);
   return validateWebhookService(cc.service as Entry, `${path}.service`);
-}
-
-function validateMatchConditions(conditions: unknown, path: string): FieldError[] {
-  const items = list(conditions);
-  const errors: FieldError[] = [];
-  if (items.length > matchConditionsMax) errors.push(tooMany(path, items.length, matchConditionsMax));
-  const names = new Set<string>();
-  items.forEach((item, i) => {
-    const condition = isEntry(item) ? item : {};
-    const at = `${path}[${i}]`;
-    const expression = typeof condition.expression === 'string' ? condition.expression.trim() : '';
-    if (expression === '') errors.push(required(`${at}.expression`));
-    const name = typeof condition.name === 'string' ? condition.name : '';
-    if (name === '') errors.push(required(`${at}.name`));
-    else for (const problem of qualifiedName(name)) errors.push(invalidValue(`${at}.name`, name, problem));
-    if (name !== '' && names.has(name)) errors.push(duplicate(`${at}.name`, name));
-    names.add(name);
-  });
-  return errors;
 }
 
 /** validateValidatingWebhook / validateMutatingWebhook: one webhook at `path` (`webhooks[0]`). */

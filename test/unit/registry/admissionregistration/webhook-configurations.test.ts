@@ -134,13 +134,14 @@ test('selectors are validated at namespaceSelector and objectSelector', () => {
   ]);
 });
 
-test('matchConditions: at most 64, names qualified and unique, expressions required (not compiled)', () => {
+test('matchConditions: at most 64, names qualified and unique, expressions required and compiled', () => {
   const conditions = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `c${i}`, expression: 'true' }));
   assert.deepEqual(validating([hook({ matchConditions: conditions(64) })]), []);
   assert.deepEqual(validating([hook({ matchConditions: conditions(65) })]), ['webhooks[0].matchConditions: Too many: 65: must have at most 64 items']);
   assert.deepEqual(validating([hook({ matchConditions: [{ name: 'a', expression: 'true' }, { name: 'a', expression: '  ' }, { name: '', expression: 'x' }] })]), [
     'webhooks[0].matchConditions[1].expression: Required value',
     'webhooks[0].matchConditions[1].name: Duplicate value: "a"',
+    'webhooks[0].matchConditions[2].expression: Invalid value: "x": compilation failed: ERROR: <input>:1:1: undeclared reference to \'x\' (in container \'\')\n | x\n | ^',
     'webhooks[0].matchConditions[2].name: Required value',
   ]);
 });
