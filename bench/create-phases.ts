@@ -1,5 +1,6 @@
 // The shared shape of the A-B-B-A create benchmarks (RBAC user against admin, webhook against
-// none): ConfigMap creates spread over clients in a closed loop, and two halves joined.
+// none, custom objects against ConfigMaps): creates spread over clients in a closed loop, and two
+// halves joined.
 import { runClosedLoop, type LoadResult } from './load.ts';
 import { configMap, type OrchClient } from './orch-client.ts';
 
@@ -9,13 +10,18 @@ export interface CreatePhaseOptions {
   readonly phaseMsMax: number;
 }
 
-/** `count` ConfigMap creates `<prefix>-<n>` in `namespace`, round-robin over `clients`. */
-export function createConfigMaps(clients: readonly OrchClient[], namespace: string, prefix: string, count: number, options: CreatePhaseOptions): Promise<LoadResult> {
+/** `count` creates of `body(<prefix>-<n>)` at `path`, round-robin over `clients`. */
+export function createObjects(clients: readonly OrchClient[], path: string, body: (name: string) => unknown, prefix: string, count: number, options: CreatePhaseOptions): Promise<LoadResult> {
   return runClosedLoop({ concurrency: options.concurrency, durationMs: options.phaseMsMax, opsMax: count, op: async (seq) => {
     const client = clients[seq % clients.length];
     if (client === undefined) throw new Error('assert: no client');
-    await client.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, configMap(`${prefix}-${seq}`, 256), [201]);
+    await client.call('POST', path, body(`${prefix}-${seq}`), [201]);
   } });
+}
+
+/** `count` ConfigMap creates `<prefix>-<n>` in `namespace`, round-robin over `clients`. */
+export function createConfigMaps(clients: readonly OrchClient[], namespace: string, prefix: string, count: number, options: CreatePhaseOptions): Promise<LoadResult> {
+  return createObjects(clients, `/api/v1/namespaces/${namespace}/configmaps`, (name) => configMap(name, 256), prefix, count, options);
 }
 
 /** Two halves of a side's creates as one result (ops/s over both halves' time; the worse p99). */

@@ -17,6 +17,7 @@ import { startOrch, type OrchTarget } from './orch-target.ts';
 import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
 import { rbacNotes, rbacRows, runRbacBench } from './rbac-bench.ts';
 import { runWebhookBench, webhookNotes, webhookRows } from './webhook-bench.ts';
+import { crdNotes, crdRows, runCrdBench } from './crd-bench.ts';
 import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { takeServerTimings, type ServerTimings } from './server-timings.ts';
@@ -193,6 +194,12 @@ if (target !== null) {
     raw['webhook'] = result;
     tailRows.push(...webhookRows(result, limits.apiConcurrency));
     warnings.push(...webhookNotes(result));
+  });
+  await phase('orch creates of a custom kind with three CEL rules against ConfigMaps', async () => {
+    const result = await runCrdBench(target, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12 });
+    raw['crd'] = result;
+    tailRows.push(...crdRows(result, limits.apiConcurrency));
+    warnings.push(...crdNotes(result));
   });
   await phase('orch watch fan-out', async () => {
     const result = await runWatchBench(target, { watchers: limits.watchers, writes: limits.watchWrites, connectMsMax: 30_000, settleMs: 10_000 });

@@ -44,6 +44,7 @@ const replica = await startReplica({
   serviceNetwork: flags.serviceNetwork,
   authorization: flags.authorization,
   admission: flags.admission,
+  serving: flags.serving,
   ...(plantedBug === 'stale-reads' ? { testingServeConsistentReadsLocally: true } : {}),
   log,
 });

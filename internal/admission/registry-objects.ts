@@ -11,10 +11,15 @@ import type { GroupResourceName, ObjectReader, ObjectWriter, ReadOptions } from 
 const fieldManager = 'kube-apiserver';
 
 export class RegistryObjects implements ObjectReader, ObjectWriter {
-  private readonly byResource: ReadonlyMap<string, GenericStore>;
+  private byResource: ReadonlyMap<string, GenericStore>;
+  private generation: number;
 
-  constructor(registry: ResourceRegistry, stores: ReadonlyMap<ServedResource, GenericStore>) {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly stores: ReadonlyMap<ServedResource, GenericStore>,
+  ) {
     this.byResource = storesByResource(registry, stores);
+    this.generation = registry.generation;
   }
 
   async get(gr: GroupResourceName, namespace: string | undefined, name: string, options: ReadOptions = {}): Promise<KObject | undefined> {
@@ -49,6 +54,11 @@ export class RegistryObjects implements ObjectReader, ObjectWriter {
   }
 
   private storeOf(gr: GroupResourceName): GenericStore | undefined {
+    // Custom kinds come and go with their definitions.
+    if (this.generation !== this.registry.generation) {
+      this.byResource = storesByResource(this.registry, this.stores);
+      this.generation = this.registry.generation;
+    }
     return this.byResource.get(`${gr.group}/${gr.resource}`);
   }
 

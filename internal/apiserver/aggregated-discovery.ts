@@ -72,28 +72,29 @@ function build(registry: ResourceRegistry, core: boolean): AggregatedDiscovery {
   return { document, hash: createHash('sha512').update(JSON.stringify(document)).digest('hex').toUpperCase() };
 }
 
-const cache = new WeakMap<ResourceRegistry, { readonly core: AggregatedDiscovery; readonly groups: AggregatedDiscovery }>();
+const cache = new WeakMap<ResourceRegistry, { readonly generation: number; readonly core: AggregatedDiscovery; readonly groups: AggregatedDiscovery }>();
 
 /**
  * The aggregated discovery document of `/api` (`core`: the core group alone, named '') or `/apis`
  * (every other group), groups in the legacy list's order and versions preferred first. Built
- * once per registry (its resources do not change) from the same entries as the legacy lists.
+ * once per generation of the registry (custom resources come and go) from the same entries as
+ * the legacy lists.
  */
 export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean): AggregatedDiscovery {
   let docs = cache.get(registry);
-  if (docs === undefined) {
-    docs = { core: build(registry, true), groups: build(registry, false) };
+  if (docs === undefined || docs.generation !== registry.generation) {
+    docs = { generation: registry.generation, core: build(registry, true), groups: build(registry, false) };
     cache.set(registry, docs);
   }
   return core ? docs.core : docs.groups;
 }
 
-const protobufCache = new WeakMap<ResourceRegistry, { core?: Buffer; groups?: Buffer }>();
+const protobufCache = new WeakMap<ResourceRegistry, { generation: number; core?: Buffer; groups?: Buffer }>();
 
-/** aggregatedDiscovery's document in Protobuf, encoded once per registry and document. */
+/** aggregatedDiscovery's document in Protobuf, encoded once per registry generation and document. */
 export function aggregatedDiscoveryProtobuf(registry: ResourceRegistry, core: boolean): Buffer {
   let encoded = protobufCache.get(registry);
-  if (encoded === undefined) protobufCache.set(registry, (encoded = {}));
+  if (encoded === undefined || encoded.generation !== registry.generation) protobufCache.set(registry, (encoded = { generation: registry.generation }));
   const key = core ? 'core' : 'groups';
   return (encoded[key] ??= encodeProtobuf({ ...aggregatedDiscovery(registry, core).document }));
 }

@@ -4,9 +4,13 @@ import type { Registry } from 'prom-client';
 import { buildAuthenticator, defaultAuthenticationOptions, systemMasters, type Authentication } from '../authn/index.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
-import { ResourceRegistry, storeFor, type ServedResource } from '../registry/resource-registry.ts';
+import { builtinDeclarations, ResourceRegistry, storeFor, type ServedResource, type ServingOptions } from '../registry/resource-registry.ts';
 import { StatusError } from '../registry/errors/status-error.ts';
 import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
+import { startCrdServing } from '../registry/apiextensions/crd-serving.ts';
+import { EndpointServiceResolver } from '../admission/webhook/index.ts';
+import { RegistryObjects } from '../admission/registry-objects.ts';
+import { customSchemaChecks } from '../registry/apiextensions/custom-schema-checks.ts';
 import { ensureKubernetesService } from '../registry/core/service/kubernetes-service.ts';
 import { serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
 import { buildAuthorization, type AuthorizationMode } from '../authz/authorization-modes.ts';
@@ -65,6 +69,8 @@ export interface ApiServerOptions {
   readonly authorization?: { readonly modes?: readonly AuthorizationMode[]; readonly webhook?: WebhookAuthorizerOptions };
   /** The admission plugins in the order they run, and their configurations (default: kube-apiserver's default set). */
   readonly admission?: { readonly plugins: readonly string[]; readonly configurations: ReadonlyMap<string, unknown> };
+  /** Which group versions beyond the defaults are served (`--runtime-config`, `--feature-gates`). */
+  readonly serving?: ServingOptions;
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -188,7 +194,7 @@ async function adminTokenAuthentication(adminToken: string | undefined): Promise
 
 /** Starts the HTTPS (HTTP/2 with HTTP/1.1 fallback) API server. */
 export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer> {
-  const registry = new ResourceRegistry(opts.apiDomain ?? 'k8s.io');
+  const registry = new ResourceRegistry(opts.apiDomain ?? 'k8s.io', builtinDeclarations, opts.serving);
   const log = opts.log ?? ((message: string, err?: unknown) => console.error(`apiserver: ${message}`, err ?? ''));
   const network = opts.serviceNetwork ?? serviceNetwork();
   // Before the stores: TokenRequest and TokenReview use its token issuer and token authenticator.
@@ -206,6 +212,9 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   const stores = new Map(registry.resources.map((r) => [r, storeFor(opts.storage, r, { serviceNetwork: network, log, authorization, serviceAccountTokens: authentication })] as const));
   let shuttingDown = false;
   const policy = startRbacPolicy({ registry, stores, index, stopped: () => shuttingDown, log });
+  // A conversion webhook's service is reached as an admission webhook's is: through its Endpoints.
+  const services = new EndpointServiceResolver(new RegistryObjects(registry, stores));
+  const customResources = startCrdServing({ registry, stores, storage: opts.storage, checks: customSchemaChecks, resolveService: (ns, name, port) => services.resolve(ns, name, port), log });
   rbacSynced = () => policy.informer.synced();
   // Listeners of requests still running (watches), told when the server closes; each request removes its own.
   const shutdownListeners = new Set<() => void>();
@@ -299,6 +308,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     async close() {
       shuttingDown = true;
       await policy.stop();
+      await customResources.stop();
       await admission.stop();
       for (const listener of [...shutdownListeners]) listener();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,21 +8,33 @@ import { encodeOpenApiV2 } from './openapi-v2-protobuf.ts';
 
 type Json = Record<string, unknown>;
 
-/** The OpenAPI schema of a structural schema node. */
-export function toOpenApiSchema(s: FieldSchema): Json {
+/**
+ * The OpenAPI schema of a structural schema node. A node met again inside itself (JSONSchemaProps
+ * refers to itself) is described as any value there: a document is a tree.
+ */
+export function toOpenApiSchema(s: FieldSchema, within: Set<FieldSchema> = new Set()): Json {
+  if (within.has(s)) return s.description ? { description: s.description } : {};
   const out: Json = markerExtensions(s);
   if (s.description) out.description = s.description;
+  const inner = (child: FieldSchema): Json => {
+    within.add(s);
+    try {
+      return toOpenApiSchema(child, within);
+    } finally {
+      within.delete(s);
+    }
+  };
   switch (s.type) {
     case 'any':
       return out;
     case 'int-or-string':
       return { ...out, type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true };
     case 'array':
-      return { ...out, type: 'array', items: s.items ? toOpenApiSchema(s.items) : {} };
+      return { ...out, type: 'array', items: s.items ? inner(s.items) : {} };
     case 'object': {
       out.type = 'object';
-      if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, toOpenApiSchema(v)]));
-      if (s.additionalProperties) out.additionalProperties = toOpenApiSchema(s.additionalProperties);
+      if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, inner(v)]));
+      if (s.additionalProperties) out.additionalProperties = inner(s.additionalProperties);
       if (s.required?.length) out.required = s.required;
       if (s.preserveUnknown) out['x-kubernetes-preserve-unknown-fields'] = true;
       return out;
@@ -32,9 +44,14 @@ export function toOpenApiSchema(s: FieldSchema): Json {
   }
 }
 
-/** The definition name of a kind: `io.k8s.api.<group>.<version>.<Kind>`. */
+/** The definition name of a kind: `io.k8s.api.<group>.<version>.<Kind>` for a built-in one. */
 export function definitionName(r: ServedResource): string {
+  // kube-apiextensions-apiserver names a custom kind by its group reversed: `com.example.stable.v1.CronTab`.
+  if (r.decl.custom === true) return `${r.group.split('.').reverse().join('.')}.${r.version}.${r.decl.kind}`;
   const group = r.group === '' ? 'core' : r.group.split('.')[0];
+  // The two groups served by kube-apiserver's own extension servers are named by their Go packages.
+  if (group === 'apiextensions') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${r.version}.${r.decl.kind}`;
+  if (group === 'apiregistration') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${r.version}.${r.decl.kind}`;
   return `io.k8s.api.${group}.${r.version}.${r.decl.kind}`;
 }
 
@@ -176,7 +193,21 @@ export class OpenApiDocuments {
   private readonly v3 = new Map<string, Json>();
   private v2Encoded: Buffer | undefined;
 
-  constructor(private readonly registry: ResourceRegistry) {}
+  private generation: number;
+
+  constructor(private readonly registry: ResourceRegistry) {
+    this.generation = registry.generation;
+  }
+
+  /** Forgets the documents built for an older set of served resources (a CRD came or went). */
+  private fresh(): void {
+    if (this.generation === this.registry.generation) return;
+    this.generation = this.registry.generation;
+    this.v2Doc = undefined;
+    this.v3IndexDoc = undefined;
+    this.v3.clear();
+    this.v2Encoded = undefined;
+  }
 
   private v2(): Json {
     this.v2Doc ??= narrowed(readOfficial('swagger.json') ?? { swagger: '2.0', info: { title: 'Kubernetes', version: 'unversioned' } }, this.registry, this.registry.resources, 'v2');
@@ -216,12 +247,14 @@ export class OpenApiDocuments {
 
   /** The v2 document as gnostic protobuf (what kubectl asks for), encoded once. */
   v2Protobuf(): Buffer {
+    this.fresh();
     this.v2Encoded ??= encodeOpenApiV2(this.v2());
     return this.v2Encoded;
   }
 
   /** The document at `path` (`/openapi/v2`, `/openapi/v3`, `/openapi/v3/apis/apps/v1`), or undefined. */
   find(path: string): Json | undefined {
+    this.fresh();
     if (path === '/openapi/v2') return this.v2();
     if (path === '/openapi/v3' || path === '/openapi/v3/') return this.v3Index();
     return path.startsWith('/openapi/v3/') ? this.v3Doc(path.slice('/openapi/v3/'.length)) : undefined;

@@ -96,7 +96,35 @@ export async function authorizeWatch(store: GenericStore, namespace: string | un
   await (store as AuthorizedStore)[watchCheck]?.(namespace);
 }
 
-/** Every store as `user` sees it. */
+/**
+ * Every store as `user` sees it: a live view of `stores`, which custom resources join and leave
+ * while the server runs; each store is wrapped once, when first looked at.
+ */
 export function authorizedStores(stores: ReadonlyMap<ServedResource, GenericStore>, authorizer: Authorizer, user: UserInfo): ReadonlyMap<ServedResource, GenericStore> {
-  return new Map([...stores].map(([served, store]) => [served, authorizedStore(store, authorizer, user)] as const));
+  const wrapped = new WeakMap<GenericStore, GenericStore>();
+  const view = (store: GenericStore): GenericStore => {
+    let out = wrapped.get(store);
+    if (out === undefined) wrapped.set(store, (out = authorizedStore(store, authorizer, user)));
+    return out;
+  };
+  // Iteration walks a snapshot of the stores of the moment.
+  const current = (): Map<ServedResource, GenericStore> => new Map([...stores].map(([served, store]) => [served, view(store)] as const));
+  const map: ReadonlyMap<ServedResource, GenericStore> = {
+    get size() {
+      return stores.size;
+    },
+    get: (served) => {
+      const store = stores.get(served);
+      return store && view(store);
+    },
+    has: (served) => stores.has(served),
+    forEach(callback, thisArg?: unknown) {
+      for (const [served, store] of current()) callback.call(thisArg, store, served, map);
+    },
+    entries: () => current().entries(),
+    keys: () => stores.keys(),
+    values: () => current().values(),
+    [Symbol.iterator]: () => current()[Symbol.iterator](),
+  };
+  return map;
 }

@@ -1,5 +1,7 @@
 import type { Controller, ControllerDeps } from './controller.ts';
 import { createClusterRoleAggregationController } from './clusterrole-aggregation.ts';
+import { createCrdFinalizerController } from './apiextensions/crd-finalizer-controller.ts';
+import { createCrdNamingController } from './apiextensions/crd-naming-controller.ts';
 import { authorizedStores, controllerManagerUser, controllerUser } from './controller-identity.ts';
 import { createDisruptionController } from './disruption/disruption-controller.ts';
 import { createGarbageCollector } from './garbage-collector/garbage-collector.ts';
@@ -40,6 +42,8 @@ export function createControllers(deps: ControllerDeps, inputs: ControllerInputs
     createGarbageCollector(as(deps, 'generic-garbage-collector')),
     // Part of kube-apiserver itself (its loopback client is in system:masters): the server's authority.
     createServiceAllocationRepair(deps),
+    createCrdNamingController(deps),
+    createCrdFinalizerController(deps),
     createDisruptionController(as(deps, 'disruption-controller')),
     createServiceAccountController(as(deps, 'service-account-controller')),
     createClusterRoleAggregationController(as(deps, 'clusterrole-aggregation-controller')),

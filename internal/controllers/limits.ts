@@ -51,3 +51,12 @@ export const legacyTokenResyncMs = 30_000;
 
 /** Service-account tokens controller: how long Secret and ServiceAccount events gather before a pass. */
 export const legacyTokenBatchMs = 50;
+
+/** How often the CustomResourceDefinition controllers pass over every definition without a watch event. */
+export const crdControllerResyncMs = 10_000;
+
+/** How long CustomResourceDefinition events gather before a pass (a `kubectl apply` of many definitions). */
+export const crdControllerBatchMs = 20;
+
+/** The wait before the finalizer controller looks again at a definition whose objects are not all gone. */
+export const crdFinalizerBusyResyncMs = 1_000;

@@ -71,10 +71,11 @@ export function createNamespaceController(deps: ControllerDeps, options: Namespa
     async run(signal) {
       const found = namespaceStoresOf(deps.registry, deps.stores);
       if (!found) throw new Error('assert: no namespaces store');
-      const { namespaces: nsStore, namespaced } = found;
+      const { namespaces: nsStore } = found;
       await runWatchedLoop({
         watched: [{ store: nsStore }],
-        pass: (passSignal) => pass(deps, nsStore, namespaced, passSignal),
+        // The namespaced stores of the moment: custom kinds come and go with their definitions.
+        pass: (passSignal) => pass(deps, nsStore, namespaceStoresOf(deps.registry, deps.stores)?.namespaced ?? [], passSignal),
         resyncMs,
         busyResyncMs: busyMs,
         batchMs: 0,

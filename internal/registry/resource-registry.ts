@@ -36,6 +36,8 @@ import { endpointslices } from './discovery/endpointslices.ts';
 import { flowschemas, flowschemasV1beta2 } from './flowcontrol/flowschemas.ts';
 import { prioritylevelconfigurations, prioritylevelconfigurationsV1beta2 } from './flowcontrol/prioritylevelconfigurations.ts';
 import { apiservices } from './apiregistration/apiservices.ts';
+import { customresourcedefinitions } from './apiextensions/customresourcedefinitions.ts';
+import { CrdStore } from './apiextensions/crd-store.ts';
 import { GenericStore } from './generic/store.ts';
 import type { WriteHooks } from './generic/write-hooks.ts';
 import { serviceWriteHooks } from './core/service/allocation.ts';
@@ -46,6 +48,8 @@ import { networkpolicies } from './networking/networkpolicies.ts';
 import { runtimeclasses } from './node/runtimeclasses.ts';
 import { mutatingwebhookconfigurations } from './admissionregistration/mutatingwebhookconfigurations.ts';
 import { validatingwebhookconfigurations } from './admissionregistration/validatingwebhookconfigurations.ts';
+import { validatingadmissionpolicies, validatingadmissionpoliciesV1alpha1 } from './admissionregistration/validatingadmissionpolicies.ts';
+import { validatingadmissionpolicybindings, validatingadmissionpolicybindingsV1alpha1 } from './admissionregistration/validatingadmissionpolicybindings.ts';
 import { poddisruptionbudgets } from './policy/poddisruptionbudgets.ts';
 import { clusterrolebindings } from './rbac/clusterrolebindings.ts';
 import { clusterroles } from './rbac/clusterroles.ts';
@@ -65,6 +69,7 @@ import { selfsubjectreviews, selfSubjectReviewKind, selfsubjectreviewsV1beta1 } 
 import { bindingEscalationHooks, roleEscalationHooks } from './rbac/escalation-hooks.ts';
 import type { ResourceDeclaration } from './schema/declaration.ts';
 import { servedGroup, type ServedResource, type ServedResources } from './served-resource.ts';
+import type { RuntimeConfig } from './runtime-config.ts';
 
 /** Every built-in resource declaration, in discovery order. */
 export const builtinDeclarations: readonly ResourceDeclaration[] = [
@@ -82,7 +87,8 @@ export const builtinDeclarations: readonly ResourceDeclaration[] = [
   priorityclasses, runtimeclasses, endpointslices,
   flowschemas, flowschemasV1beta2, prioritylevelconfigurations, prioritylevelconfigurationsV1beta2,
   validatingwebhookconfigurations, mutatingwebhookconfigurations,
-  apiservices,
+  validatingadmissionpolicies, validatingadmissionpoliciesV1alpha1, validatingadmissionpolicybindings, validatingadmissionpolicybindingsV1alpha1,
+  apiservices, customresourcedefinitions,
   selfsubjectreviews, selfsubjectreviewsV1beta1,
   tokenreviews,
   subjectaccessreviews, localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectrulesreviews,
@@ -106,6 +112,7 @@ const reviewStore = (kind: ReviewKind): OwnStore => (storage, served, deps) => n
 const ownStores: ReadonlyMap<ResourceDeclaration, OwnStore> = new Map<ResourceDeclaration, OwnStore>([
   [componentstatuses, (storage, served) => new ComponentStatusStore(storage, served)],
   [namespaces, (storage, served) => new NamespaceStore(storage, served)],
+  [customresourcedefinitions, (storage, served) => new CrdStore(storage, served)],
   [bindings, (storage, served) => new BindingStore(storage, served)],
   [subjectaccessreviews, reviewStore(subjectAccessReviewKind)],
   [localsubjectaccessreviews, reviewStore(localSubjectAccessReviewKind)],
@@ -144,20 +151,46 @@ export function storeFor(storage: Storage, served: ServedResource, deps: StoreDe
 // Re-exported: most of the server names them with the registry.
 export { servedGroup, type ServedResource } from './served-resource.ts';
 
-/** The resources served by one API server, looked up by group, version and plural. */
+/** Which built-in resources a server serves beyond the defaults: `--runtime-config` and `--feature-gates`. */
+export interface ServingOptions {
+  /** Whether a group version (or one resource of it) is served; absent: the declaration's default. */
+  readonly runtimeConfig?: RuntimeConfig;
+  /** Feature gates turned on or off (`--feature-gates`); a gate not named keeps its 1.28 default (off for those declarations name). */
+  readonly featureGates?: ReadonlyMap<string, boolean>;
+}
+
+/**
+ * The resources served by one API server, looked up by group, version and plural: the built-in
+ * ones chosen at start, and the custom ones CustomResourceDefinitions add and remove while it
+ * runs (each set under its definition's name). `generation` counts the changes, so that what is
+ * derived from the set (discovery, OpenAPI) knows when to derive it again.
+ */
 export class ResourceRegistry implements ServedResources {
-  readonly resources: readonly ServedResource[];
+  private readonly builtin: readonly ServedResource[];
+  private readonly custom = new Map<string, readonly ServedResource[]>();
+  private served: readonly ServedResource[];
   private readonly byPath = new Map<string, ServedResource>();
+  private readonly listeners = new Set<() => void>();
+  private changes = 0;
 
   constructor(
     readonly apiDomain: string,
     declarations: readonly ResourceDeclaration[] = builtinDeclarations,
+    options: ServingOptions = {},
   ) {
-    this.resources = declarations.map((decl) => {
-      const group = servedGroup(decl, apiDomain);
-      return { decl, group, version: decl.version, apiVersion: group === '' ? decl.version : `${group}/${decl.version}` };
-    });
-    for (const r of this.resources) this.byPath.set(`${r.group}/${r.version}/${r.decl.plural}`, r);
+    this.builtin = declarations.filter((decl) => isServed(decl, servedGroup(decl, apiDomain), options)).map((decl) => this.place(decl));
+    this.served = this.builtin;
+    this.index();
+  }
+
+  /** Every served resource: the built-in ones, then the custom ones in the order they were added. */
+  get resources(): readonly ServedResource[] {
+    return this.served;
+  }
+
+  /** How many times the set of served resources changed since start. */
+  get generation(): number {
+    return this.changes;
   }
 
   /** The resource at `group/version/plural`, or undefined. */
@@ -165,10 +198,29 @@ export class ResourceRegistry implements ServedResources {
     return this.byPath.get(`${group}/${version}/${plural}`);
   }
 
+  /** Serves `declarations` under `owner` (a CustomResourceDefinition's name), replacing what it served before; returns them as served. */
+  setCustom(owner: string, declarations: readonly ResourceDeclaration[]): readonly ServedResource[] {
+    const served = declarations.map((decl) => this.place(decl));
+    this.custom.set(owner, served);
+    this.changed();
+    return served;
+  }
+
+  /** Stops serving what `owner` added. */
+  removeCustom(owner: string): void {
+    if (this.custom.delete(owner)) this.changed();
+  }
+
+  /** Calls `listener` after every change of the served set; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Served group names with their versions, core ('') first. */
   groups(): Map<string, string[]> {
     const out = new Map<string, string[]>();
-    for (const r of this.resources) {
+    for (const r of this.served) {
       const versions = out.get(r.group) ?? [];
       if (!versions.includes(r.version)) versions.push(r.version);
       out.set(r.group, versions);
@@ -178,8 +230,33 @@ export class ResourceRegistry implements ServedResources {
 
   /** The resources of one group version. */
   inGroupVersion(group: string, version: string): ServedResource[] {
-    return this.resources.filter((r) => r.group === group && r.version === version);
+    return this.served.filter((r) => r.group === group && r.version === version);
   }
+
+  private place(decl: ResourceDeclaration): ServedResource {
+    const group = servedGroup(decl, this.apiDomain);
+    return { decl, group, version: decl.version, apiVersion: group === '' ? decl.version : `${group}/${decl.version}` };
+  }
+
+  private changed(): void {
+    this.served = [...this.builtin, ...[...this.custom.values()].flat()];
+    this.index();
+    this.changes++;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private index(): void {
+    this.byPath.clear();
+    // A built-in resource wins over a custom one claiming its path (kube refuses such definitions' names).
+    for (const r of [...this.served].reverse()) this.byPath.set(`${r.group}/${r.version}/${r.decl.plural}`, r);
+  }
+}
+
+/** Whether a built-in declaration is served under the options (its feature gate on, its group version not turned off). */
+function isServed(decl: ResourceDeclaration, group: string, options: ServingOptions): boolean {
+  if (decl.featureGate !== undefined && options.featureGates?.get(decl.featureGate) !== true) return false;
+  const chosen = options.runtimeConfig?.served(group, decl.version, decl.plural, decl.version.includes('alpha') ? 'alpha' : decl.version.includes('beta') ? 'beta' : 'ga');
+  return chosen ?? decl.servedByDefault !== false;
 }
 
 /**

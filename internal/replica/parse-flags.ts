@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { authenticationFlagOptions, normalizeBooleanFlags, parseAuthenticationFlags, type AuthenticationFlags } from './authentication-flags.ts';
 import { admissionFlagOptions, parseAdmissionFlags, type AdmissionFlags } from './admission-flags.ts';
+import { parseServingFlags, servingFlagOptions } from './serving-flags.ts';
+import type { ServingOptions } from '../registry/resource-registry.ts';
 import { authorizationFlagOptions, parseAuthorizationFlags, type AuthorizationFlags } from './authorization-flags.ts';
 import { defaultServiceClusterIpRange, defaultServiceNodePortRange, serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
 
@@ -27,6 +29,8 @@ export interface ReplicaFlags {
   readonly authorization: AuthorizationFlags;
   /** --enable-admission-plugins, --disable-admission-plugins, --admission-control-config-file ... */
   readonly admission: AdmissionFlags;
+  /** --runtime-config and --feature-gates: the group versions served beyond the defaults. */
+  readonly serving: ServingOptions;
   /** --client-ca-file, --token-auth-file, --service-account-*, --oidc-*, --requestheader-*, --anonymous-auth, --admin-token-file ... */
   readonly authentication: AuthenticationFlags;
 }
@@ -122,6 +126,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       'service-node-port-range': { type: 'string', default: defaultServiceNodePortRange },
       ...authorizationFlagOptions,
       ...admissionFlagOptions,
+      ...servingFlagOptions,
       ...authenticationFlagOptions,
     },
     strict: true,
@@ -152,6 +157,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     serviceNetwork: parseServiceNetwork(values['service-cluster-ip-range'], values['service-node-port-range']),
     authorization,
     admission: parseAdmissionFlags(values, (message) => new FlagError(message)),
+    serving: parseServingFlags(values, values['api-domain'], (message) => new FlagError(message)),
     authentication: parseAuthenticationFlags(values, authorization.modes, { parseDurationMs, makeError: (message) => new FlagError(message) }),
   };
 }

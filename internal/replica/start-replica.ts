@@ -13,6 +13,7 @@ import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
 import { registerRaftTimings, registerReplicaGauges } from './replica-metrics.ts';
 import type { AuthorizationFlags } from './authorization-flags.ts';
 import type { AdmissionFlags } from './admission-flags.ts';
+import type { ServingOptions } from '../registry/resource-registry.ts';
 import { loadWebhookKubeconfig } from '../authz/webhook/webhook-config.ts';
 import { leadershipHandOffMs, quorumCheckTimeoutMs } from './limits.ts';
 
@@ -44,6 +45,8 @@ export interface ReplicaOptions {
   readonly authorization?: AuthorizationFlags;
   /** The admission plugins and their configuration (default: kube-apiserver's default plugins). */
   readonly admission?: AdmissionFlags;
+  /** --runtime-config and --feature-gates (default: kube-apiserver 1.28's served group versions). */
+  readonly serving?: ServingOptions;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
   readonly log: (message: string, err?: unknown) => void;
@@ -118,6 +121,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       kubernetesService: { advertiseHost: options.api.host },
       ...(options.authorization ? { authorization: authorizationOptions(options.authorization, options.apiDomain) } : {}),
       ...(options.admission ? { admission: options.admission } : {}),
+      ...(options.serving ? { serving: options.serving } : {}),
       log: options.log,
     });
   } catch (error) {

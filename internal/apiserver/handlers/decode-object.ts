@@ -1,7 +1,7 @@
 import { badRequest, invalid } from '../../registry/errors/status-error.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { toCauses } from '../../registry/schema/field-errors.ts';
-import { checkSchema, missingRequired, objectSchema } from '../../registry/schema/schema-check.ts';
+import { checkSchema, objectSchema } from '../../registry/schema/schema-check.ts';
 import { decodeJson, decodeProtobufBody, decodeYaml, readBody, type DecodedBody } from '../body.ts';
 import { findInexactInteger, inexactIntegerError, withLiteral } from '../inexact-integers.ts';
 import { fieldProblemsNamedMax, warningsMax } from '../limits.ts';
@@ -43,7 +43,7 @@ function checkNamespace(ctx: RequestContext, obj: KObject): void {
 
 /**
  * Checks a decoded object against the resource: type meta, namespace, unknown and duplicate
- * fields per `fieldValidation` (pruning unknown ones), field types and required fields. A built-in
+ * fields per `fieldValidation` (pruning unknown ones), and a built-in kind's field types. A built-in
  * kind's null list items and map values become Go's zero values (checkSchema's goNulls), except in
  * an applied configuration (`applied`), which kube-apiserver reads untyped: there null removes.
  */
@@ -79,12 +79,11 @@ export function checkObject(ctx: RequestContext, decoded: DecodedBody, applied =
   }
   // The count takes the last of the warnings a response may carry.
   if (mode === 'Warn') for (const p of withCount(all.slice(0, total > warningsMax ? warningsMax - 1 : warningsMax), total)) ctx.out.warn(p);
+  // A custom kind's values are checked against its schema after defaulting, by its strategy (kube
+  // validates custom objects after its structural defaulting), all errors in one answer.
+  if (ctx.served.decl.custom === true) return kobj;
   const name = kobj.metadata.name ?? '';
-  // Required fields of a built-in kind are its strategy's to check, with kube-apiserver's messages
-  // (its typed decoder checks none); a custom resource's schema says them.
-  const custom = ctx.served.decl.custom === true;
-  const errors = [...result.typeErrors, ...(custom ? missingRequired(kobj, schema).map((f) => ({ type: 'FieldValueRequired' as const, field: f, message: 'Required value' })) : [])];
-  if (errors.length > 0) throw invalid(ctx.served.decl.kind, ctx.served.group, typeof name === 'string' ? name : '', toCauses(errors));
+  if (result.typeErrors.length > 0) throw invalid(ctx.served.decl.kind, ctx.served.group, typeof name === 'string' ? name : '', toCauses(result.typeErrors));
   return kobj;
 }
 

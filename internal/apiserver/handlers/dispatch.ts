@@ -57,8 +57,9 @@ export async function dispatchResource(ctx: RequestContext): Promise<void> {
   if (ctx.served.decl.namespaced && name !== undefined && ctx.info.namespace === undefined) throw pathNotFound();
   // Only a sub-resource that takes a path (proxy) may have more segments after its name.
   if (ctx.info.subpath !== undefined && (subresource === undefined || ctx.served.decl.subresources?.more?.[subresource]?.takesPath !== true)) throw pathNotFound();
-  const { deprecatedSince } = ctx.served.decl;
+  const { deprecatedSince, deprecationWarning } = ctx.served.decl;
   if (deprecatedSince !== undefined) ctx.out.warn(`${ctx.served.apiVersion} ${ctx.served.decl.kind} is deprecated in v${deprecatedSince}+`);
+  else if (deprecationWarning !== undefined) ctx.out.warn(deprecationWarning);
   if (subresource !== undefined) return dispatchSubresource(ctx, subresource);
   checkServedVerb(ctx);
   switch (verb) {

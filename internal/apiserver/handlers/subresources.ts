@@ -8,7 +8,7 @@ import { writeOptions } from './write.ts';
 /** GET of a workload's Scale. */
 export async function handleGetScale(ctx: RequestContext): Promise<void> {
   const obj = await ctx.store.get(ctx.info.namespace, ctx.info.name ?? '', ctx.query.get('resourceVersion') ?? undefined);
-  ctx.out.send(200, scaleOf(obj));
+  ctx.out.send(200, scaleOf(obj, ctx.served.decl.subresources?.scale));
 }
 
 /** PUT of a workload's Scale: only spec.replicas changes. */

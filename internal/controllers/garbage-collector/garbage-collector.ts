@@ -29,7 +29,7 @@ function settledError(results: readonly PromiseSettledResult<unknown>[]): unknow
 /**
  * One life of the graph: load every store, queue every object needing attention, then follow
  * each storage's single ordered watch while workers handle the queue. Ends normally at the
- * resync deadline or on abort; throws when a watch fails (the caller rebuilds from scratch).
+ * resync deadline, when the served resources change, or on abort; throws when a watch fails (the caller rebuilds from scratch).
  */
 async function runSession(deps: ControllerDeps, index: ResourceIndex, ctxBase: Pick<CollectorContext, 'reportOnce'>, signal: AbortSignal, resyncMs: number): Promise<void> {
   const graph = new ObjectGraph();
@@ -45,6 +45,8 @@ async function runSession(deps: ControllerDeps, index: ResourceIndex, ctxBase: P
     for (const w of watchers) w.stop();
   };
   signal.addEventListener('abort', stop, { once: true });
+  // A custom kind coming or going changes what is tracked: the session ends and the next one indexes anew.
+  const unsubscribe = deps.registry.onChange(stop);
   const timer = setTimeout(stop, resyncMs);
   try {
     const follow = watchers.map(async (watcher) => {
@@ -59,17 +61,17 @@ async function runSession(deps: ControllerDeps, index: ResourceIndex, ctxBase: P
     if (err !== undefined && !signal.aborted) throw err;
   } finally {
     clearTimeout(timer);
+    unsubscribe();
     signal.removeEventListener('abort', stop);
     stop();
   }
 }
 
 async function runCollector(deps: ControllerDeps, options: GarbageCollectorOptions, signal: AbortSignal): Promise<void> {
-  const index = new ResourceIndex(deps);
   const reportOnce = onceReporter((message) => deps.log(message));
   while (!signal.aborted) {
     try {
-      await runSession(deps, index, { reportOnce }, signal, options.resyncIntervalMs ?? resyncIntervalMs);
+      await runSession(deps, new ResourceIndex(deps), { reportOnce }, signal, options.resyncIntervalMs ?? resyncIntervalMs);
     } catch (err) {
       if (signal.aborted) return;
       deps.log('garbage collector: rebuilding the object graph after an error', err);

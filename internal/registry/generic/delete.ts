@@ -14,8 +14,8 @@ export interface DeletingStore {
   readonly gr: GroupResource;
   readonly storage: Storage;
   readonly hooks: WriteHooks;
-  decode(kv: KeyValue): KObject;
-  encode(obj: KObject): Uint8Array;
+  load(kv: KeyValue, revision?: number): Promise<KObject> | KObject;
+  dump(obj: KObject): Promise<Uint8Array> | Uint8Array;
 }
 
 /** Options of a delete (the body's DeleteOptions and the dryRun query). */
@@ -94,7 +94,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 
 /** One attempt at the delete against `current`; a lost race throws StorageError Conflict. */
 async function deleteFrom(store: DeletingStore, current: KeyValue, opts: DeleteOptions): Promise<KObject> {
-  const obj = store.decode(current);
+  const obj = await store.load(current);
   checkPreconditions(store, obj, opts);
   const finalizers = obj.metadata.finalizers ?? [];
   const terminating = obj.metadata.deletionTimestamp !== undefined;
@@ -104,7 +104,7 @@ async function deleteFrom(store: DeletingStore, current: KeyValue, opts: DeleteO
   const next = finalizersAfterDelete(finalizers, opts);
   if (next.length === 0) {
     if (opts.dryRun) return obj;
-    const removed = store.decode(await store.storage.delete(current.key, { expectedRevision: current.modRevision }));
+    const removed = await store.load(await store.storage.delete(current.key, { expectedRevision: current.modRevision }));
     await store.hooks.afterDelete?.(removed);
     return removed;
   }
@@ -116,7 +116,7 @@ async function deleteFrom(store: DeletingStore, current: KeyValue, opts: DeleteO
     if (store.decl.tracksGeneration) obj.metadata.generation = (obj.metadata.generation ?? 1) + 1;
   }
   if (opts.dryRun) return obj;
-  return store.decode(await store.storage.update(current.key, store.encode(obj), { expectedRevision: current.modRevision }));
+  return store.load(await store.storage.update(current.key, await store.dump(obj), { expectedRevision: current.modRevision }));
 }
 
 /** DELETE's admission: both phases see the stored object (a copy: plugins must not change it). */

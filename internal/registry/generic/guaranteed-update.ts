@@ -27,10 +27,10 @@ export async function guaranteedUpdate(store: GenericStore, namespace: string | 
     for (let attempt = 1; ; attempt++) {
       const current = await store.storage.get(key);
       if (!current) throw notFound(store.gr, name);
-      const next = store.withType(change(cloneObject(store.decode(current))));
+      const next = store.withType(change(cloneObject(await store.load(current))));
       if (opts.dryRun) return next;
       try {
-        return store.decode(await store.storage.update(key, store.encode(next), { expectedRevision: current.modRevision }));
+        return await store.load(await store.storage.update(key, await store.dump(next), { expectedRevision: current.modRevision }));
       } catch (err) {
         const lostRace = err instanceof StorageError && err.code === 'Conflict';
         if (!lostRace || opts.retry === false || attempt >= patchRetriesMax) throw err;

@@ -90,18 +90,24 @@ export class GenericStore {
       const options = await readOptionsFor(this.storage, planGet(resourceVersion));
       const kv = await this.storage.get(objectKey(this.decl, namespace, name), options);
       if (!kv) throw notFound(this.gr, name);
-      return this.decode(kv);
+      return await this.load(kv);
     });
   }
 
   /** A page of the collection (all namespaces when `namespace` is undefined). */
   async list(namespace: string | undefined, query: ListQuery): Promise<ListObject> {
+    const list = await this.listLoaded(namespace, query, (kv) => this.load(kv));
+    return { ...list, items: list.items.map((o) => this.withType(o)) };
+  }
+
+  /** A page of the collection with its items as `load` makes them (a converting store converts a page at once). */
+  protected async listLoaded(namespace: string | undefined, query: ListQuery, load: (kv: KeyValue) => Promise<KObject> | KObject): Promise<ListObject> {
     return this.guard('', async () => {
-      const page = await listObjects(this.storage, this.decl, collectionPrefix(this.decl, namespace), query, (kv) => this.decode(kv));
+      const page = await listObjects(this.storage, this.decl, collectionPrefix(this.decl, namespace), query, load);
       const metadata: ListObject['metadata'] = { resourceVersion: String(page.revision) };
       if (page.continueToken !== '') metadata.continue = page.continueToken;
       if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
-      return { apiVersion: this.served.apiVersion, kind: `${this.decl.kind}List`, metadata, items: page.items.map((o) => this.withType(o)) };
+      return { apiVersion: this.served.apiVersion, kind: `${this.decl.kind}List`, metadata, items: page.items };
     });
   }
 
@@ -127,8 +133,8 @@ export class GenericStore {
         return { object: obj, warnings, created: true };
       }
       return finishing(finish, async () => {
-        const kv = await this.storage.create(objectKey(this.decl, namespace, name), this.encode(obj));
-        return { object: this.decode(kv), warnings, created: true };
+        const kv = await this.storage.create(objectKey(this.decl, namespace, name), await this.dump(obj));
+        return { object: await this.load(kv), warnings, created: true };
       });
     });
   }
@@ -156,7 +162,7 @@ export class GenericStore {
       for (let attempt = 1; ; attempt++) {
         const current = await this.storage.get(key);
         if (!current) throw notFound(this.gr, name);
-        const old = this.decode(current);
+        const old = await this.load(current);
         const patched = apply(cloneObject(old));
         if (typeof patched !== 'object' || patched === null || Array.isArray(patched) || typeof patched.metadata !== 'object' || patched.metadata === null) {
           throw badRequest('the patch turned the object into something that is not an object with metadata');
@@ -201,6 +207,19 @@ export class GenericStore {
   /** The stored bytes of a served object. */
   encode(obj: KObject): Uint8Array {
     return encodeObject(this.decl.storedAs === undefined ? obj : this.decl.storedAs.toStored(obj));
+  }
+
+  /**
+   * The served object of a stored key-value, as every read and write of the store takes it: the
+   * decoded object, or for a custom kind converted by a webhook, the webhook's conversion.
+   */
+  load(kv: KeyValue, revision: number = kv.modRevision): Promise<KObject> | KObject {
+    return this.decode(kv, revision);
+  }
+
+  /** The stored bytes of a served object, as every write of the store makes them (see `load`). */
+  dump(obj: KObject): Promise<Uint8Array> | Uint8Array {
+    return this.encode(obj);
   }
 
   /** Sets apiVersion and kind to this resource's. */
@@ -248,7 +267,7 @@ export class GenericStore {
 
   /** The update path shared by PUT and PATCH. Throws raw StorageError Conflict so patch may retry. */
   private async updateFrom(current: KeyValue, input: KObject, opts: WriteOptions): Promise<WriteResult> {
-    const old = this.decode(current);
+    const old = await this.load(current);
     const name = old.metadata.name ?? '';
     const requested = input.metadata.resourceVersion;
     if (requested !== undefined && requested !== '' && requested !== old.metadata.resourceVersion) throw conflict(this.gr, name, CONFLICT_MODIFIED);
@@ -273,12 +292,12 @@ export class GenericStore {
     }
     return finishing(finish, async () => {
       if (finished) {
-        const removed = this.decode(await this.storage.delete(key, { expectedRevision: current.modRevision }));
+        const removed = await this.load(await this.storage.delete(key, { expectedRevision: current.modRevision }));
         await this.hooks.afterDelete?.(removed);
         return { object: removed, warnings, created: false };
       }
-      const kv = await this.storage.update(key, this.encode(next), { expectedRevision: current.modRevision });
-      return { object: this.decode(kv), warnings, created: false };
+      const kv = await this.storage.update(key, await this.dump(next), { expectedRevision: current.modRevision });
+      return { object: await this.load(kv), warnings, created: false };
     });
   }
 

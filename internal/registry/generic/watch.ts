@@ -6,7 +6,7 @@ import { selectorPredicate, type ListQuery } from './list.ts';
 import { watchDecodedChangesMax, watchProgressIntervalMs } from './limits.ts';
 import { parseResourceVersion, planWatch, type WatchPlan } from './resource-version.ts';
 import { toStatusError } from './storage-errors.ts';
-import { gone } from '../errors/status-error.ts';
+import { gone, StatusError } from '../errors/status-error.ts';
 import type { GenericStore } from './store.ts';
 
 /**
@@ -53,16 +53,22 @@ interface DecodedChange {
 // Per store (stores of one storage prefix may serve different apiVersions), keyed by key and
 // revision: with N watchers one write costs one JSON.parse, not N, whether the watchers receive
 // the change live (one shared event object) or replay it from history. Bounded, oldest out first.
-const decodedChanges = new WeakMap<GenericStore, Map<string, DecodedChange>>();
+const decodedChanges = new WeakMap<GenericStore, Map<string, DecodedChange | Promise<DecodedChange>>>();
 
-function decodeChange(store: GenericStore, ev: Exclude<WatchEvent, { type: 'progress' }>): DecodedChange {
+function decodeChange(store: GenericStore, ev: Exclude<WatchEvent, { type: 'progress' }>): DecodedChange | Promise<DecodedChange> {
   let cache = decodedChanges.get(store);
   if (cache === undefined) decodedChanges.set(store, (cache = new Map()));
   const id = `${ev.kv.modRevision}:${ev.kv.key}`;
   let decoded = cache.get(id);
   if (decoded === undefined) {
-    const obj = ev.type === 'delete' ? store.decode(ev.prevKv, ev.kv.modRevision) : store.decode(ev.kv);
-    decoded = ev.type === 'update' ? { obj, prev: store.decode(ev.prevKv) } : { obj };
+    const obj = ev.type === 'delete' ? store.load(ev.prevKv, ev.kv.modRevision) : store.load(ev.kv);
+    const prev = ev.type === 'update' ? store.load(ev.prevKv) : undefined;
+    if (obj instanceof Promise || prev instanceof Promise) {
+      // A converting store (a custom kind's webhook): one conversion shared by the change's watchers.
+      const shared = Promise.all([obj, prev]).then(([o, p]) => (p === undefined ? { obj: o } : { obj: o, prev: p }));
+      shared.catch(() => cache.delete(id));
+      decoded = shared;
+    } else decoded = prev === undefined ? { obj } : { obj, prev };
     cache.set(id, decoded);
     if (cache.size > watchDecodedChangesMax) cache.delete(cache.keys().next().value as string);
   }
@@ -74,9 +80,14 @@ function bookmark(store: GenericStore, rev: Revision, annotations?: Record<strin
   return { type: 'BOOKMARK', object: { kind: store.decl.kind, apiVersion: store.served.apiVersion, metadata } };
 }
 
-function translate(store: GenericStore, ev: WatchEvent, matches: (o: KObject) => boolean, bookmarks: boolean): ApiWatchEvent | null {
+function translate(store: GenericStore, ev: WatchEvent, matches: (o: KObject) => boolean, bookmarks: boolean): ApiWatchEvent | null | Promise<ApiWatchEvent | null> {
   if (ev.type === 'progress') return bookmarks ? bookmark(store, ev.revision) : null;
-  const { obj, prev } = decodeChange(store, ev);
+  const change = decodeChange(store, ev);
+  return change instanceof Promise ? change.then((c) => translateChange(ev, c, matches)) : translateChange(ev, change, matches);
+}
+
+function translateChange(ev: Exclude<WatchEvent, { type: 'progress' }>, change: DecodedChange, matches: (o: KObject) => boolean): ApiWatchEvent | null {
+  const { obj, prev } = change;
   if (ev.type === 'create') return matches(obj) ? { type: 'ADDED', object: obj } : null;
   if (ev.type === 'delete') return matches(obj) ? { type: 'DELETED', object: obj } : null;
   const before = prev !== undefined && matches(prev);
@@ -143,7 +154,8 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
       let lastSentMs = Date.now();
       for await (const ev of watcher) {
         // An exact-key prefix also matches longer names; the selector filters them out.
-        const out = translate(store, ev, matches, bookmarks);
+        const translated = translate(store, ev, matches, bookmarks);
+        const out = translated instanceof Promise ? await translated : translated;
         if (out) {
           lastSentMs = Date.now();
           yield out;
@@ -155,6 +167,11 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
         }
       }
     } catch (err) {
+      // A conversion webhook's failure ends the stream as kube's watch does: an ERROR event with its Status.
+      if (err instanceof StatusError) {
+        yield { type: 'ERROR', object: { ...err.toStatus() } };
+        return;
+      }
       if (!(err instanceof StorageError)) throw err;
       yield { type: 'ERROR', object: { ...toStatusError(err, store.gr, '').toStatus() } };
     }

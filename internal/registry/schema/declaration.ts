@@ -30,7 +30,7 @@ export interface PrinterColumn {
   readonly format?: string;
   /** 0 shown always; 1 only with `-o wide`. */
   readonly priority?: number;
-  readonly cell: (obj: KObject, now: Date) => string | number | boolean;
+  readonly cell: (obj: KObject, now: Date) => string | number | boolean | null;
 }
 
 /**
@@ -68,14 +68,26 @@ export interface Subresources {
   readonly status?: boolean;
   /** `finalize` (namespaces): PUT replaces only spec.finalizers. */
   readonly finalize?: boolean;
-  /** `scale`: an autoscaling/v1 Scale view of `specReplicasPath`. */
-  readonly scale?: { readonly selectorFrom: 'spec.selector' };
+  /** `scale`: an autoscaling/v1 Scale view of the replicas. */
+  readonly scale?: ScaleDeclaration;
   /**
    * The kind's own sub-resources by name (pods/binding, pods/eviction, pods/log...): what
    * discovery and OpenAPI list, and what the router serves. A `view` is served by the generic
    * handlers as status is; any other is served by the store's SubresourceStore of that name.
    */
   readonly more?: Readonly<Record<string, SubresourceDeclaration>>;
+}
+
+/**
+ * Where a kind keeps its replicas for the Scale view: a built-in workload's spec.replicas,
+ * status.replicas and label selector object (`selectorFrom`); a custom kind's paths as its CRD
+ * gives them (`.spec.replicas`; the selector at `labelSelectorPath` is already a string).
+ */
+export interface ScaleDeclaration {
+  readonly selectorFrom?: 'spec.selector';
+  readonly specReplicasPath?: string;
+  readonly statusReplicasPath?: string;
+  readonly labelSelectorPath?: string;
 }
 
 /** A verb of a sub-resource, as discovery names it. */
@@ -149,6 +161,8 @@ export interface ResourceDeclaration {
   readonly storedAs?: StoredForm;
   /** A custom resource (not built in): treated as unstructured data, refuses strategic merge patch. */
   readonly custom?: boolean;
+  /** Top-level fields the declaration does not list are kept (a custom kind whose schema root says `x-kubernetes-preserve-unknown-fields`). */
+  readonly preserveUnknownFields?: boolean;
   /**
    * Creates in a missing or terminating namespace are answered anyway: the kind stores nothing
    * there (LocalSubjectAccessReview), which kube-apiserver's NamespaceLifecycle plugin exempts.
@@ -165,6 +179,15 @@ export interface ResourceDeclaration {
    * marked `prerelease-lifecycle-gen:deprecated`.
    */
   readonly deprecatedSince?: string;
+  /** The warning every request to a deprecated custom version carries (its CRD's `deprecationWarning`, or kube's default text). */
+  readonly deprecationWarning?: string;
+  /**
+   * False for a group version kube-apiserver 1.28 leaves off until `--runtime-config` turns it on
+   * (alpha versions, and betas introduced after 1.22). Absent: served by default.
+   */
+  readonly servedByDefault?: boolean;
+  /** The feature gate (`--feature-gates`) that must be on for the resource to be served at all. */
+  readonly featureGate?: string;
 }
 
 /** A verb of a resource collection or object, as discovery names it. */

@@ -21,11 +21,16 @@ function copyMarkers(markers: MergeMarkers | undefined): Partial<Schema> {
   return out;
 }
 
+/** Converted nodes: a schema that refers to itself (JSONSchemaProps) converts to a cyclic graph, once. */
+const converted = new WeakMap<FieldSchema, Schema>();
+
 /**
  * The patch-layer schema of one field schema. `any` becomes undefined (unstructured); objects
  * that preserve unknown fields describe only their listed fields, the rest being unstructured.
  */
 export function toPatchSchema(s: FieldSchema): Schema | undefined {
+  const known = converted.get(s);
+  if (known !== undefined) return known;
   const base: Schema = { ...copyMarkers(s.markers), ...(s.default !== undefined ? { default: s.default } : {}) };
   switch (s.type) {
     case 'any':
@@ -33,11 +38,16 @@ export function toPatchSchema(s: FieldSchema): Schema | undefined {
     case 'int-or-string':
       return { ...base, 'x-kubernetes-int-or-string': true };
     case 'array': {
+      const out: Schema = { ...base, type: 'array' };
+      // Registered before its parts, so that a reference back to it finds it.
+      converted.set(s, out);
       const items = s.items === undefined ? undefined : toPatchSchema(s.items);
-      return { ...base, type: 'array', ...(items !== undefined ? { items } : {}) };
+      if (items !== undefined) out.items = items;
+      return out;
     }
     case 'object': {
       const out: Schema = { ...base, type: 'object' };
+      converted.set(s, out);
       if (s.properties !== undefined) out.properties = convertProperties(s.properties);
       const extra = s.additionalProperties === undefined ? undefined : toPatchSchema(s.additionalProperties);
       if (extra !== undefined) out.additionalProperties = extra;

@@ -19,7 +19,7 @@ export interface SchemaCheckResult {
 
 /** The schema of a whole object of a declared resource. */
 export function objectSchema(decl: ResourceDeclaration): FieldSchema {
-  return obj({ apiVersion: str(), kind: str(), metadata: objectMetaSchema, ...decl.fields }, { description: decl.description, required: [...(decl.required ?? [])] });
+  return obj({ apiVersion: str(), kind: str(), metadata: objectMetaSchema, ...decl.fields }, { description: decl.description, required: [...(decl.required ?? [])], ...(decl.preserveUnknownFields ? { preserveUnknown: true } : {}) });
 }
 
 function typeName(value: unknown): string {
@@ -191,18 +191,4 @@ export function checkSchema(value: unknown, schema: FieldSchema, prune: boolean,
   const out: SchemaCheckResult = { unknownFields: [], typeErrors: [], decodeErrors: [] };
   walk(value, schema, { path: '', struct: rootStruct, goField: '' }, prune, out, goNulls);
   return out;
-}
-
-/** Required fields (by the schema's `required` lists, recursively through objects) that are missing. */
-export function missingRequired(value: unknown, schema: FieldSchema, path = ''): string[] {
-  if (schema.type !== 'object' || typeof value !== 'object' || value === null || Array.isArray(value)) {
-    if (schema.type === 'array' && Array.isArray(value) && schema.items) return value.flatMap((v, i) => missingRequired(v, schema.items as FieldSchema, `${path}[${i}]`));
-    return [];
-  }
-  const record = value as Record<string, unknown>;
-  const missing = (schema.required ?? []).filter((k) => record[k] === undefined || record[k] === null).map((k) => join(path, k));
-  for (const [key, child] of Object.entries(schema.properties ?? {})) {
-    if (record[key] !== undefined) missing.push(...missingRequired(record[key], child, join(path, key)));
-  }
-  return missing;
 }

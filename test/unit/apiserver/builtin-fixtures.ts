@@ -61,6 +61,18 @@ const fixtures: Record<string, Json> = {
     metadata: { name: 'fixture' },
     webhooks: [{ name: 'mutate.example.com', clientConfig: { service: { namespace: 'default', name: 'hook' } }, rules: [{ operations: ['CREATE'], apiGroups: ['fixture.example.com'], apiVersions: ['v1'], resources: ['gadgets'] }], sideEffects: 'NoneOnDryRun', admissionReviewVersions: ['v1', 'v1beta1'], reinvocationPolicy: 'IfNeeded' }],
   },
+  'admissionregistration/ValidatingAdmissionPolicy': {
+    metadata: { name: 'fixture' },
+    spec: {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['fixture.example.com'], apiVersions: ['v1'], resources: ['widgets'] }] },
+      validations: [{ expression: 'object.spec.size <= int(params.data.maxSize)', message: 'too big', reason: 'Forbidden' }],
+    },
+  },
+  'admissionregistration/ValidatingAdmissionPolicyBinding': {
+    metadata: { name: 'fixture' },
+    spec: { policyName: 'fixture', paramRef: { name: 'limits', namespace: 'default', parameterNotFoundAction: 'Allow' }, validationActions: ['Deny'] },
+  },
   'node/RuntimeClass': { metadata: { name: 'fixture' }, handler: 'runc', overhead: { podFixed: { cpu: '100m' } } },
   'discovery/EndpointSlice': { metadata: { name: 'fixture' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: true } }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] },
   'autoscaling/v2/HorizontalPodAutoscaler': {
@@ -85,22 +97,34 @@ const fixtures: Record<string, Json> = {
   'authorization/LocalSubjectAccessReview': { metadata: { namespace: 'default' }, spec: { user: 'jane', resourceAttributes: { namespace: 'default', verb: 'get', resource: 'pods' } } },
   'authorization/SelfSubjectAccessReview': { metadata: {}, spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } },
   'authorization/SelfSubjectRulesReview': { metadata: {}, spec: { namespace: 'default' } },
+  'apiextensions/CustomResourceDefinition': {
+    metadata: { name: 'fixtures.fixture.example.com' },
+    spec: {
+      group: 'fixture.example.com', scope: 'Namespaced', names: { plural: 'fixtures', kind: 'Fixture' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+    },
+  },
   'apiregistration/APIService': { metadata: { name: 'v1.fixture.example.com' }, spec: { group: 'fixture.example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'fixture', port: 443 }, insecureSkipTLSVerify: true } },
 };
 
 /**
  * The name an object a test calls `name` is stored under: the name itself, except for an
- * APIService, whose name must be `<version>.<group>` (its fixture's spec follows the name).
+ * APIService, whose name must be `<version>.<group>`, and a CustomResourceDefinition, whose name
+ * must be `<plural>.<group>` (their fixtures' specs follow the name).
  */
 export function storedName(decl: ResourceDeclaration, name: string): string {
-  return decl.group === 'apiregistration' && decl.kind === 'APIService' ? `${name}.fixture.example.com` : name;
+  return (decl.group === 'apiregistration' && decl.kind === 'APIService') || (decl.group === 'apiextensions' && decl.kind === 'CustomResourceDefinition') ? `${name}.fixture.example.com` : name;
 }
 
 /** The fixture of a declaration stored under the name a test calls `name` (see storedName). */
 export function fixtureNamed(decl: ResourceDeclaration, name: string): Json {
   const fixture = fixtureOf(decl) as Json;
   const stored = storedName(decl, name);
-  if (stored !== name) fixture.spec = { ...(fixture.spec as Json), version: name };
+  if (stored !== name && decl.kind === 'APIService') fixture.spec = { ...(fixture.spec as Json), version: name };
+  if (stored !== name && decl.kind === 'CustomResourceDefinition') {
+    const spec = fixture.spec as Json;
+    fixture.spec = { ...spec, names: { ...(spec.names as Json), plural: name } };
+  }
   return { ...fixture, metadata: { ...(fixture.metadata as Json), name: stored } };
 }
 

@@ -16,7 +16,7 @@ import type { FieldSchema } from '../../../internal/registry/schema/field-schema
 import { objectSchema } from '../../../internal/registry/schema/schema-check.ts';
 import { declarationsWithoutFixture, fixtureNamed, fixtureOf, storedName } from './builtin-fixtures.ts';
 import { badEnumOf } from './builtin-bad-enums.ts';
-import { startTestServer, testToken, type TestServer } from './harness.ts';
+import { everythingServed, startTestServer, testToken, type TestServer } from './harness.ts';
 
 const run = promisify(execFile);
 type Json = Record<string, unknown>;
@@ -26,7 +26,7 @@ let s: TestServer;
 let dir: string;
 let kubeconfig: string;
 before(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ serving: everythingServed });
   dir = mkdtempSync(join(tmpdir(), 'orch-kinds-'));
   kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(
@@ -218,6 +218,9 @@ test('kubectl reads every kind back as YAML', async () => {
 const pythonModels: Readonly<Record<string, string | null>> = {
   '/Event': 'CoreV1Event', 'events/Event': 'EventsV1Event', 'storage/CSIStorageCapacity': 'V1beta1CSIStorageCapacity',
   'autoscaling/v2/HorizontalPodAutoscaler': null,
+  // It predates ValidatingAdmissionPolicies: they are read back by kubectl only.
+  'admissionregistration/v1beta1/ValidatingAdmissionPolicy': null, 'admissionregistration/v1alpha1/ValidatingAdmissionPolicy': null,
+  'admissionregistration/v1beta1/ValidatingAdmissionPolicyBinding': null, 'admissionregistration/v1alpha1/ValidatingAdmissionPolicyBinding': null,
   'flowcontrol.apiserver/FlowSchema': 'V1beta1FlowSchema', 'flowcontrol.apiserver/PriorityLevelConfiguration': 'V1beta1PriorityLevelConfiguration',
 };
 const pythonModel = (decl: ResourceDeclaration): string | null => {

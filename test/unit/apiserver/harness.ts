@@ -1,4 +1,5 @@
 import { selectPlugins } from '../../../internal/admission/plugin-selection.ts';
+import { parseRuntimeConfig } from '../../../internal/registry/runtime-config.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,9 @@ export function testTls(): TestTls {
  * as written). The plugin has its own tests, and the e2e clusters run it.
  */
 export const testAdmission = { plugins: selectPlugins({ disable: ['ServiceAccount'] }), configurations: new Map<string, unknown>() };
+
+/** Serving options that turn on every group version and feature gate (suites that cover every built-in kind). */
+export const everythingServed = { runtimeConfig: parseRuntimeConfig('api/all=true'), featureGates: new Map([['ValidatingAdmissionPolicy', true]]) };
 
 /** The admin token of test servers. */
 export const testToken = 'test-admin-token-0123456789';

@@ -1,11 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinDeclarations } from '../../../internal/registry/resource-registry.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { everythingServed, startTestServer, type TestServer } from './harness.ts';
 
 let s: TestServer;
 before(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ serving: everythingServed });
 });
 after(() => s.close());
 
@@ -69,7 +69,15 @@ const samples: Record<string, { path: string; body: Record<string, unknown> }> =
   'flowschemas.flowcontrol.apiserver@v1beta2': { path: '/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas', body: { spec: { priorityLevelConfiguration: { name: 'global-default' } } } },
   'prioritylevelconfigurations.flowcontrol.apiserver@v1beta3': { path: '/apis/flowcontrol.apiserver.k8s.io/v1beta3/prioritylevelconfigurations', body: { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } } },
   'prioritylevelconfigurations.flowcontrol.apiserver@v1beta2': { path: '/apis/flowcontrol.apiserver.k8s.io/v1beta2/prioritylevelconfigurations', body: { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } } },
+  'validatingadmissionpolicies.admissionregistration@v1beta1': { path: '/apis/admissionregistration.k8s.io/v1beta1/validatingadmissionpolicies', body: { spec: { matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['sample.example.com'], apiVersions: ['v1'], resources: ['samples'] }] }, validations: [{ expression: 'true' }] } } },
+  'validatingadmissionpolicybindings.admissionregistration@v1beta1': { path: '/apis/admissionregistration.k8s.io/v1beta1/validatingadmissionpolicybindings', body: { spec: { policyName: 'sample', validationActions: ['Deny'] } } },
+  'validatingadmissionpolicies.admissionregistration@v1alpha1': { path: '/apis/admissionregistration.k8s.io/v1alpha1/validatingadmissionpolicies', body: { spec: { matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['sample.example.com'], apiVersions: ['v1'], resources: ['samples'] }] }, validations: [{ expression: 'true' }] } } },
+  'validatingadmissionpolicybindings.admissionregistration@v1alpha1': { path: '/apis/admissionregistration.k8s.io/v1alpha1/validatingadmissionpolicybindings', body: { spec: { policyName: 'sample', validationActions: ['Deny'] } } },
   // An APIService's name is `<version>.<group>`.
+  'customresourcedefinitions.apiextensions': {
+    path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+    body: { metadata: { name: 'samples.sample.example.com' }, spec: { group: 'sample.example.com', scope: 'Namespaced', names: { plural: 'samples', kind: 'Sample' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } },
+  },
   'apiservices.apiregistration': { path: '/apis/apiregistration.k8s.io/v1/apiservices', body: { metadata: { name: 'v1.sample.example.com' }, spec: { group: 'sample.example.com', version: 'v1', groupPriorityMinimum: 1, versionPriority: 1 } } },
 };
 

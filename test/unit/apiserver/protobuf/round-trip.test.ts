@@ -8,14 +8,14 @@ import { builtinDeclarations, servedGroup } from '../../../../internal/registry/
 import type { ResourceDeclaration } from '../../../../internal/registry/schema/declaration.ts';
 import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../../internal/apiserver/protobuf/index.ts';
 import { fixtureNamed, fixtureOf } from '../builtin-fixtures.ts';
-import { startTestServer, type TestServer } from '../harness.ts';
+import { everythingServed, startTestServer, type TestServer } from '../harness.ts';
 import { withoutPaths, zerosDropped } from './go-zeros.ts';
 
 type Json = Record<string, unknown>;
 
 let s: TestServer;
 before(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ serving: everythingServed });
 });
 after(async () => {
   await s.close();

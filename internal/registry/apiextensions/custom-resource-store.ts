@@ -1,0 +1,24 @@
+// The store of one served version of a custom kind: the generic store, which refuses new objects
+// while the kind's CustomResourceDefinition is being deleted (its objects are being removed), as
+// kube-apiextensions-apiserver's handler does.
+import { StatusError } from '../errors/status-error.ts';
+import { GenericStore, type WriteOptions, type WriteResult } from '../generic/store.ts';
+import type { KObject } from '../schema/declaration.ts';
+import type { ServedResource } from '../served-resource.ts';
+import type { Storage } from '../../storage/storage.ts';
+
+/** A custom kind's store; `terminating` when its definition has a deletionTimestamp. */
+export class CustomResourceStore extends GenericStore {
+  constructor(
+    storage: Storage,
+    served: ServedResource,
+    private readonly terminating: boolean,
+  ) {
+    super(storage, served);
+  }
+
+  override async create(namespace: string | undefined, input: KObject, opts: WriteOptions): Promise<WriteResult> {
+    if (this.terminating) throw new StatusError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', { name: '', group: this.served.group, kind: this.decl.plural });
+    return super.create(namespace, input, opts);
+  }
+}

@@ -1,0 +1,72 @@
+// `--runtime-config`, as kube-apiserver reads it: comma-separated `<key>[=<value>]`, a missing value
+// meaning true. Keys name a group version (`batch/v1`, `v1` or `api/v1` for the core group), one
+// resource of it (`<group>/<version>/<resource>`), or every version of a level (`api/all`,
+// `api/ga`, `api/beta`, `api/alpha`). The most specific key decides.
+
+/** The stability level of an API version. */
+export type VersionLevel = 'ga' | 'beta' | 'alpha';
+
+/** The parsed flag. */
+export interface RuntimeConfig {
+  /** Whether the resource is served as the flag says, or undefined when the flag says nothing of it. */
+  served(group: string, version: string, resource: string, level: VersionLevel): boolean | undefined;
+  /** The group versions the flag names (core as `v1`), to refuse those no server has. */
+  readonly groupVersions: readonly string[];
+}
+
+const levelKeys: ReadonlyMap<string, VersionLevel | 'all'> = new Map([['api/all', 'all'], ['api/ga', 'ga'], ['api/beta', 'beta'], ['api/alpha', 'alpha']]);
+
+function parseBool(key: string, value: string): boolean {
+  if (value === '' || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new Error(`invalid value of ${key}: ${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`);
+}
+
+/** Parses the flag's value; throws an Error with kube's wording on a malformed entry. */
+export function parseRuntimeConfig(flag: string): RuntimeConfig {
+  const exact = new Map<string, boolean>();
+  const levels = new Map<VersionLevel | 'all', boolean>();
+  for (const raw of flag.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const eq = entry.indexOf('=');
+    const key = (eq < 0 ? entry : entry.slice(0, eq)).trim();
+    const enabled = parseBool(key, eq < 0 ? '' : entry.slice(eq + 1).trim());
+    const level = levelKeys.get(key);
+    if (level !== undefined) {
+      levels.set(level, enabled);
+      continue;
+    }
+    const normalized = key === 'api/v1' ? 'v1' : key.startsWith('api/v1/') ? key.slice('api/'.length) : key;
+    if (normalized.split('/').length > 3 || normalized.startsWith('/') || normalized.endsWith('/')) throw new Error(`invalid key ${key} in --runtime-config`);
+    exact.set(normalized, enabled);
+  }
+  const groupVersions = [...exact.keys()].map((k) => {
+    const parts = k.split('/');
+    // `v1/pods` names a core resource; `apps/v1/deployments` a named group's.
+    return parts.length === 3 || (parts.length === 2 && parts[0] === 'v1') ? parts.slice(0, parts.length - 1).join('/') : k;
+  });
+  return {
+    groupVersions: [...new Set(groupVersions)],
+    served(group, version, resource, level) {
+      const gv = group === '' ? version : `${group}/${version}`;
+      return exact.get(`${gv}/${resource}`) ?? exact.get(gv) ?? levels.get(level) ?? levels.get('all');
+    },
+  };
+}
+
+/** Parses `--feature-gates` (`Name=true,Other=false`); throws on a malformed entry. */
+export function parseFeatureGates(flag: string): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const raw of flag.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const eq = entry.indexOf('=');
+    if (eq < 0) throw new Error(`missing bool value for ${entry}`);
+    const key = entry.slice(0, eq).trim();
+    const value = entry.slice(eq + 1).trim();
+    if (value !== 'true' && value !== 'false') throw new Error(`invalid value of ${key}=${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`);
+    out.set(key, value === 'true');
+  }
+  return out;
+}
