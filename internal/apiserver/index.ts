@@ -209,7 +209,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     ...(opts.authorization?.webhook ? { webhook: opts.authorization.webhook } : {}),
   });
   const authorization: StoreAuthorization = { authorizer: chain.authorizer, ruleResolver: chain.ruleResolver, index, rbacGroup };
-  const stores = new Map(registry.resources.map((r) => [r, storeFor(opts.storage, r, { serviceNetwork: network, log, authorization, serviceAccountTokens: authentication })] as const));
+  const stores = new Map(registry.resources.map((r) => [r, storeFor(opts.storage, r, { serviceNetwork: network, log, authorization, serviceAccountTokens: authentication, registry })] as const));
   let shuttingDown = false;
   const policy = startRbacPolicy({ registry, stores, index, stopped: () => shuttingDown, log });
   // A conversion webhook's service is reached as an admission webhook's is: through its Endpoints.

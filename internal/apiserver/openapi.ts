@@ -94,7 +94,7 @@ function schemas(resources: readonly ServedResource[]): Record<string, Json> {
       description: `${r.decl.kind}List is a list of ${r.decl.kind} objects.`,
       properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, items: { type: 'array', items: { $ref: `#/components/schemas/${definitionName(r)}` } } },
       required: ['items'],
-      'x-kubernetes-group-version-kind': [{ ...gvk(r), kind: `${r.decl.kind}List` }],
+      'x-kubernetes-group-version-kind': [{ ...gvk(r), kind: r.decl.listKind ?? `${r.decl.kind}List` }],
     };
   }
   return out;

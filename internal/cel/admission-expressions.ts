@@ -9,7 +9,7 @@ import { estimateCost } from './cost-estimate.ts';
 import { dynamicValue, toJs } from './json-values.ts';
 import { authorizerValue, DecisionCache, fillDecisions, pendingAuthorizations, type CelAuthorizer, type RequestResource } from './library/index.ts';
 import { authorizerPassesMax, perCallCostLimit } from './limits.ts';
-import type { Program } from './program.ts';
+import { isStackOverflow, recursionDepthMessage, type Program } from './program.ts';
 
 /** One admission expression, compiled; safe to share and evaluate concurrently. */
 export interface CompiledExpression {
@@ -28,7 +28,13 @@ export function compileAdmissionExpression(expression: string, variables: readon
   const outcome = cachedProgram(expression, [...variables].sort());
   if (outcome.program === undefined) return { error: `compilation failed: ${outcome.error}` };
   const program = outcome.program;
-  const estimatedCost = estimateCost(program.ast, new Map(variables.map((v) => [v, undefined])));
+  let estimatedCost: number;
+  try {
+    estimatedCost = estimateCost(program.ast, new Map(variables.map((v) => [v, undefined])));
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return { error: `compilation failed: ERROR: <input>:-1:0: ${recursionDepthMessage}` };
+  }
   return {
     compiled: {
       expression,

@@ -3,7 +3,7 @@
 import { SchemaKeyedCache, cachedProgram } from './compile-cache.ts';
 import { estimateCost } from './cost-estimate.ts';
 import { declTypeOf, type DeclType } from './decl-type.ts';
-import { issueText, type Program } from './program.ts';
+import { isStackOverflow, issueText, recursionDepthMessage, type Program } from './program.ts';
 import { referencesVariable } from './references.ts';
 import type { StructuralSchema, ValidationRule } from './schema.ts';
 import { typeProblem, type ExpectedResult } from './type-check.ts';
@@ -49,6 +49,16 @@ function compileTyped(expression: string, types: ReadonlyMap<string, DeclType | 
 }
 
 function compileRule(rule: ValidationRule, type: DeclType | undefined): CompiledRule {
+  try {
+    return compileRuleUnguarded(rule, type);
+  } catch (e) {
+    // The AST depth is bounded at parse time; a stack overflow here is still a compile error, never a 500.
+    if (!isStackOverflow(e)) throw e;
+    return { rule, error: `compilation failed: ERROR: <input>:-1:0: ${recursionDepthMessage}`, usesOldSelf: false, estimatedCost: 0, messageEstimatedCost: 0 };
+  }
+}
+
+function compileRuleUnguarded(rule: ValidationRule, type: DeclType | undefined): CompiledRule {
   const variables = new Map([['self', type], ['oldSelf', type]]);
   const compiled = compileTyped(rule.rule, variables, 'bool', '');
   const base = compiled.program === undefined

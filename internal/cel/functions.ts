@@ -8,7 +8,7 @@ import { actualSize, charge, isStringLike } from './cost-meter.ts';
 import { celEquals } from './equality.ts';
 import { concatLists } from './list-concat.ts';
 import { libraryFunctions, libraryRuntimeCosts } from './libraries.ts';
-import { listLiteralBaseCost, mapLiteralBaseCost, selectAndIdentCost } from './limits.ts';
+import { listLiteralBaseCost, mapLiteralBaseCost, selectAndIdentCost, stringTraversalCostFactor } from './limits.ts';
 
 /** Names of the cost hooks the instrumented AST calls; no expression can name them (`@` is not an identifier character). */
 export const costHook = {
@@ -95,7 +95,8 @@ function addition(): Group {
     if (target === undefined && isCelList(x) && isCelList(y)) {
       const merged = concatLists(x, y, scalar);
       if (merged !== undefined) {
-        charge(1);
+        // The merge hashes both operands: charged by their sizes, as a traversal of both.
+        charge(Math.max(1, Math.ceil((x.size + y.size) * stringTraversalCostFactor)));
         return merged;
       }
     }

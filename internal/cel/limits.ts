@@ -46,3 +46,9 @@ export const regexLengthCostFactor = 0.25;
 
 /** Fixed cost of one authorizer check (kube's authz library: two checks per expression fit the per-call limit). */
 export const authorizerCheckCost = 350_000;
+
+/** Longest expression, in code points (cel-go parser `ExpressionSizeCodePointLimit` default). */
+export const expressionCodePointLimit = 100_000;
+
+/** Deepest nesting of an expression (cel-go parser `MaxRecursionDepth` default). */
+export const expressionRecursionDepthMax = 250;

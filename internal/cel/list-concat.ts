@@ -2,7 +2,7 @@
 // not in X, in order; for a map-list, X + Y keeps X's key positions, takes Y's value where keys
 // meet, and appends Y's other items in order. The result is of the same list type.
 import { celList, isCelList, isCelMap, type CelList, type CelValue } from '@bufbuild/cel';
-import { celEquals, type ScalarEquals } from './equality.ts';
+import { ItemPool, type ScalarEquals } from './equality.ts';
 import { listKindOf, markList } from './list-kinds.ts';
 
 function keyOf(item: CelValue, keys: readonly string[]): string {
@@ -16,7 +16,13 @@ export function concatLists(x: CelValue, y: CelValue, scalar: ScalarEquals): Cel
   if (kind === undefined) return undefined;
   const items = Array.from(x);
   if (kind.listType === 'set') {
-    for (const item of y) if (!items.some((existing) => celEquals(existing, item, scalar))) items.push(item);
+    // Membership through a hash of scalar items (linear); items without a scalar key are compared one by one.
+    const present = new ItemPool(items, scalar);
+    for (const item of y) {
+      if (present.take(item, false)) continue;
+      items.push(item);
+      present.add(item);
+    }
     return markList(celList(items), kind);
   }
   const position = new Map<string, number>();

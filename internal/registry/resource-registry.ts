@@ -65,6 +65,7 @@ import type { Storage } from '../storage/storage.ts';
 import { localsubjectaccessreviews, localSubjectAccessReviewKind, selfsubjectaccessreviews, selfSubjectAccessReviewKind, selfsubjectrulesreviews, selfSubjectRulesReviewKind, subjectaccessreviews, subjectAccessReviewKind } from './authorization/access-reviews.ts';
 import { ReviewStore, type ReviewKind } from './authorization/review-store.ts';
 import type { StoreAuthorization } from './authorization/store-authorization.ts';
+import { policyParamWriteHooks } from './admissionregistration/policy-authorization-hooks.ts';
 import { selfsubjectreviews, selfSubjectReviewKind, selfsubjectreviewsV1beta1 } from './authentication/selfsubjectreviews.ts';
 import { bindingEscalationHooks, roleEscalationHooks } from './rbac/escalation-hooks.ts';
 import type { ResourceDeclaration } from './schema/declaration.ts';
@@ -100,6 +101,8 @@ export interface StoreDeps {
   readonly log: (message: string, err?: unknown) => void;
   /** Absent: RBAC writes are not checked for escalation and access reviews answer 500 (stores built outside a server). */
   readonly authorization?: StoreAuthorization;
+  /** The served resources (a ValidatingAdmissionPolicy's paramKind resolves through them). */
+  readonly registry?: ServedResources;
   /** The server's token issuer and authenticator (TokenRequest, TokenReview); absent: neither is answered. */
   readonly serviceAccountTokens?: ServiceAccountTokens;
 }
@@ -130,6 +133,10 @@ const writeHooks: ReadonlyMap<ResourceDeclaration, (storage: Storage, deps: Stor
   [clusterroles, (_storage: Storage, deps: StoreDeps) => (deps.authorization ? roleEscalationHooks('ClusterRole', deps.authorization) : {})],
   [rolebindings, (_storage: Storage, deps: StoreDeps) => (deps.authorization ? bindingEscalationHooks('RoleBinding', deps.authorization) : {})],
   [clusterrolebindings, (_storage: Storage, deps: StoreDeps) => (deps.authorization ? bindingEscalationHooks('ClusterRoleBinding', deps.authorization) : {})],
+  [validatingadmissionpolicies, (storage: Storage, deps: StoreDeps) => policyParamWriteHooks('ValidatingAdmissionPolicy', storage, deps)],
+  [validatingadmissionpoliciesV1alpha1, (storage: Storage, deps: StoreDeps) => policyParamWriteHooks('ValidatingAdmissionPolicy', storage, deps)],
+  [validatingadmissionpolicybindings, (storage: Storage, deps: StoreDeps) => policyParamWriteHooks('ValidatingAdmissionPolicyBinding', storage, deps)],
+  [validatingadmissionpolicybindingsV1alpha1, (storage: Storage, deps: StoreDeps) => policyParamWriteHooks('ValidatingAdmissionPolicyBinding', storage, deps)],
 ]);
 
 /** The behaviour of the kinds' own sub-resources that are not views (each declared in its Subresources.more), made on the kind's store. */
@@ -198,9 +205,14 @@ export class ResourceRegistry implements ServedResources {
     return this.byPath.get(`${group}/${version}/${plural}`);
   }
 
-  /** Serves `declarations` under `owner` (a CustomResourceDefinition's name), replacing what it served before; returns them as served. */
+  /**
+   * Serves `declarations` under `owner` (a CustomResourceDefinition's name), replacing what it
+   * served before; returns them as served. One whose path a built-in resource has is not served
+   * (the built-in one answers there, as in kube-apiserver's handler chain).
+   */
   setCustom(owner: string, declarations: readonly ResourceDeclaration[]): readonly ServedResource[] {
-    const served = declarations.map((decl) => this.place(decl));
+    const builtinPaths = new Set(this.builtin.map((r) => `${r.group}/${r.version}/${r.decl.plural}`));
+    const served = declarations.map((decl) => this.place(decl)).filter((r) => !builtinPaths.has(`${r.group}/${r.version}/${r.decl.plural}`));
     this.custom.set(owner, served);
     this.changed();
     return served;
@@ -247,8 +259,7 @@ export class ResourceRegistry implements ServedResources {
 
   private index(): void {
     this.byPath.clear();
-    // A built-in resource wins over a custom one claiming its path (kube refuses such definitions' names).
-    for (const r of [...this.served].reverse()) this.byPath.set(`${r.group}/${r.version}/${r.decl.plural}`, r);
+    for (const r of this.served) this.byPath.set(`${r.group}/${r.version}/${r.decl.plural}`, r);
   }
 }
 

@@ -16,9 +16,14 @@ export interface RuntimeConfig {
 
 const levelKeys: ReadonlyMap<string, VersionLevel | 'all'> = new Map([['api/all', 'all'], ['api/ga', 'ga'], ['api/beta', 'beta'], ['api/alpha', 'alpha']]);
 
+/** Go's strconv.ParseBool spellings. */
+const goTrue: ReadonlySet<string> = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const goFalse: ReadonlySet<string> = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** A flag entry's value as Go's strconv.ParseBool reads it (an omitted value is true). */
 function parseBool(key: string, value: string): boolean {
-  if (value === '' || value === 'true') return true;
-  if (value === 'false') return false;
+  if (value === '' || goTrue.has(value)) return true;
+  if (goFalse.has(value)) return false;
   throw new Error(`invalid value of ${key}: ${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`);
 }
 
@@ -65,8 +70,8 @@ export function parseFeatureGates(flag: string): Map<string, boolean> {
     if (eq < 0) throw new Error(`missing bool value for ${entry}`);
     const key = entry.slice(0, eq).trim();
     const value = entry.slice(eq + 1).trim();
-    if (value !== 'true' && value !== 'false') throw new Error(`invalid value of ${key}=${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`);
-    out.set(key, value === 'true');
+    if (!goTrue.has(value) && !goFalse.has(value)) throw new Error(`invalid value of ${key}=${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`);
+    out.set(key, goTrue.has(value));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 import { compileAdmissionExpression, type CompiledExpression } from '../../cel/admission-expressions.ts';
 import { policyVariables } from '../../registry/admissionregistration/policy-validation.ts';
 import { matchConditionVariables } from '../../registry/admissionregistration/policy-match-conditions.ts';
+import { defaultMatchResources } from '../../registry/admissionregistration/policy-defaults.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import type { ParamKind, PolicySpec, Validation } from './policy-types.ts';
 
@@ -54,25 +55,79 @@ export function policyKey(policy: KObject): string {
   return `${policy.metadata.uid ?? policy.metadata.name ?? ''}/${String(generation)}`;
 }
 
-/** Compiles every expression of a stored (defaulted) policy. */
+/** A string field's text; null, absent or another type is "" (kube decodes a JSON null string as ""). */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function entries<T>(value: unknown): T[] {
+  return Array.isArray(value) ? value.filter((item): item is T => typeof item === 'object' && item !== null) : [];
+}
+
+/** Compiles every expression of a stored (defaulted) policy; null fields count as absent. */
 export function compilePolicy(policy: KObject): CompiledPolicy {
   const spec = (typeof policy.spec === 'object' && policy.spec !== null ? policy.spec : {}) as PolicySpec;
   const variables = policyVariables(spec as Record<string, unknown>);
   const messageVariables = variables.filter((v) => v !== 'authorizer');
-  const conditionVariables = [...matchConditionVariables({ allowParams: spec.paramKind !== undefined }), ...(variables.includes('variables') ? ['variables'] : [])];
+  const paramKind = typeof spec.paramKind === 'object' && spec.paramKind !== null ? spec.paramKind : undefined;
+  const conditionVariables = [...matchConditionVariables({ allowParams: paramKind !== undefined }), ...(variables.includes('variables') ? ['variables'] : [])];
   return {
     name: policy.metadata.name ?? '',
     key: policyKey(policy),
     spec,
-    failurePolicy: spec.failurePolicy ?? 'Fail',
-    paramKind: spec.paramKind ?? undefined,
-    matchConditions: (spec.matchConditions ?? []).map((c) => ({ name: c.name, slot: compileSlot(c.expression, conditionVariables) })),
-    variables: (spec.variables ?? []).map((v) => ({ name: v.name, slot: compileSlot(v.expression, variables) })),
-    validations: (spec.validations ?? []).map((validation) => ({
-      validation,
-      slot: compileSlot(validation.expression, variables),
-      ...(validation.messageExpression !== undefined && validation.messageExpression.trim() !== '' ? { messageSlot: compileSlot(validation.messageExpression, messageVariables) } : {}),
-    })),
-    auditAnnotations: (spec.auditAnnotations ?? []).map((a) => ({ key: a.key, slot: compileSlot(a.valueExpression.trim(), variables) })),
+    failurePolicy: text(spec.failurePolicy) || 'Fail',
+    paramKind,
+    matchConditions: entries<{ name: string; expression: string }>(spec.matchConditions).map((c) => ({ name: text(c.name), slot: compileSlot(text(c.expression), conditionVariables) })),
+    variables: entries<{ name: string; expression: string }>(spec.variables).map((v) => ({ name: text(v.name), slot: compileSlot(text(v.expression), variables) })),
+    validations: entries<Validation>(spec.validations).map((validation) => {
+      const messageExpression = text(validation.messageExpression);
+      return {
+        validation,
+        slot: compileSlot(text(validation.expression), variables),
+        ...(messageExpression.trim() !== '' ? { messageSlot: compileSlot(messageExpression, messageVariables) } : {}),
+      };
+    }),
+    auditAnnotations: entries<{ key: string; valueExpression: string }>(spec.auditAnnotations).map((a) => ({ key: text(a.key), slot: compileSlot(text(a.valueExpression).trim(), variables) })),
+  };
+}
+
+/** `value[key]`, or undefined when reading it throws. */
+function safeRead(value: unknown, key: string): unknown {
+  try {
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A policy whose compiling threw (a stored object no compiler expects): it is kept, as kube keeps
+ * a policy with compile errors, matching by its (defaulted) matchConstraints, as one validation
+ * that is an error for every request it meets, so its bindings fail by the failure policy; the
+ * other policies are unaffected.
+ */
+export function brokenPolicy(policy: KObject, err: unknown): CompiledPolicy {
+  const given = safeRead(policy, 'spec');
+  const failurePolicy = text(safeRead(given, 'failurePolicy')) || 'Fail';
+  const paramKind = safeRead(given, 'paramKind');
+  let matchConstraints: unknown;
+  try {
+    matchConstraints = structuredClone(safeRead(given, 'matchConstraints'));
+    if (typeof matchConstraints === 'object' && matchConstraints !== null && !Array.isArray(matchConstraints)) defaultMatchResources(matchConstraints as Record<string, unknown>);
+  } catch {
+    matchConstraints = undefined;
+  }
+  const spec = { failurePolicy, ...(matchConstraints === undefined ? {} : { matchConstraints }), ...(typeof paramKind === 'object' && paramKind !== null ? { paramKind } : {}) } as PolicySpec;
+  const error = err instanceof Error ? err.message : String(err);
+  return {
+    name: text(safeRead(safeRead(policy, 'metadata'), 'name')),
+    key: policyKey(policy),
+    spec,
+    failurePolicy,
+    paramKind: spec.paramKind,
+    matchConditions: [],
+    variables: [],
+    validations: [{ validation: { expression: '' }, slot: { expression: '', error } }],
+    auditAnnotations: [],
   };
 }

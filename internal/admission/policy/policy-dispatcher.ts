@@ -84,6 +84,10 @@ function cutBytes(value: string, max: number): string {
   return out;
 }
 
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
 /** One request's run over the policies. */
 class PolicyRun {
   readonly denials: Denial[] = [];
@@ -103,7 +107,21 @@ class PolicyRun {
     this.denials.push({ policy: policy.name, ...(binding === undefined ? {} : { binding: binding.name }), decision: { action: 'deny', evaluation: 'error', message } });
   }
 
-  async policy({ policy, bindings }: PolicyWithBindings): Promise<void> {
+  /**
+   * Evaluates one policy; an unexpected exception (an odd stored object, a bug) is a configuration
+   * error of the policy or binding it came from, answered by the failure policy, never a 500.
+   * StatusErrors (the request's namespace not found) are the request's answer and pass through.
+   */
+  async policy(entry: PolicyWithBindings): Promise<void> {
+    try {
+      await this.evaluatePolicy(entry);
+    } catch (err) {
+      if (err instanceof StatusError) throw err;
+      this.configurationError(asError(err), entry.policy);
+    }
+  }
+
+  private async evaluatePolicy({ policy, bindings }: PolicyWithBindings): Promise<void> {
     const verdict = await matchCriteria(policy.spec.matchConstraints, this.attributes, this.deps);
     if ('error' in verdict) return this.configurationError(verdict.error, policy);
     if (!verdict.matches) return;
@@ -111,7 +129,14 @@ class PolicyRun {
       return this.configurationError(new Error(`failed to find resource referenced by paramKind: '${paramKindText(policy.paramKind)}'`), policy);
     }
     const annotations = new AnnotationCollector();
-    for (const binding of bindings) await this.binding(policy, binding, verdict, annotations);
+    for (const binding of bindings) {
+      try {
+        await this.binding(policy, binding, verdict, annotations);
+      } catch (err) {
+        if (err instanceof StatusError) throw err;
+        this.configurationError(asError(err), policy, binding);
+      }
+    }
     annotations.publish(policy.name, this.attributes);
   }
 

@@ -51,9 +51,9 @@ function matchRules(rules: readonly NamedRule[], matchPolicy: string | undefined
   return noMatch;
 }
 
-/** Whether the request matches `criteria` (an absent criteria matches everything: a binding without matchResources). */
-export async function matchCriteria(criteria: MatchResources | undefined, attributes: AdmissionAttributes, deps: MatchingDeps): Promise<MatchVerdict> {
-  if (criteria === undefined) return { matches: true, resource: attributes.resource, kind: attributes.kind };
+/** Whether the request matches `criteria` (an absent or null criteria matches everything: a binding without matchResources). */
+export async function matchCriteria(criteria: MatchResources | null | undefined, attributes: AdmissionAttributes, deps: MatchingDeps): Promise<MatchVerdict> {
+  if (criteria === undefined || criteria === null) return { matches: true, resource: attributes.resource, kind: attributes.kind };
   const selectors = { name: '', clientConfig: {}, namespaceSelector: criteria.namespaceSelector, objectSelector: criteria.objectSelector };
   const namespaceMatch = await matchNamespaceSelector(selectors, attributes, deps.objects);
   if (namespaceMatch === false) return noMatch;

@@ -34,8 +34,9 @@ export function paramResource(paramKind: ParamKind, registry: ServedResources): 
  * The params to evaluate with: `[null]` when the policy or binding does not use params; the
  * objects found otherwise (possibly none). An Error is a configuration error for the failure policy.
  */
-export async function collectParams(paramKind: ParamKind | undefined, paramRef: ParamRef | undefined, requestNamespace: string, deps: ParamsDeps): Promise<readonly (KObject | null)[] | Error> {
-  if (paramKind === undefined || paramRef === undefined) return [null];
+export async function collectParams(paramKind: ParamKind | null | undefined, paramRef: ParamRef | null | undefined, requestNamespace: string, deps: ParamsDeps): Promise<readonly (KObject | null)[] | Error> {
+  // null is absent (kube decodes a JSON null as a nil pointer).
+  if (paramKind === undefined || paramKind === null || paramRef === undefined || paramRef === null) return [null];
   const served = paramResource(paramKind, deps.registry);
   if (served === undefined) return new Error(`paramKind kind \`${paramKindText(paramKind)}\` not known`);
   const refNamespace = paramRef.namespace ?? '';

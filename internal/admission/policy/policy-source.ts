@@ -4,7 +4,7 @@
 // snapshot(). A policy is compiled when first seen and again only when its generation changes.
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from '../../registry/admissionregistration/policy-defaults.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
-import { compilePolicy, policyKey, type CompiledPolicy } from './compiled-policy.ts';
+import { brokenPolicy, compilePolicy, policyKey, type CompiledPolicy } from './compiled-policy.ts';
 import { policiesPerSourceMax } from './limits.ts';
 import type { BindingSpec, PolicyBinding } from './policy-types.ts';
 
@@ -21,6 +21,30 @@ function compareNames(a: string, b: string): number {
 
 function byName(a: KObject, b: KObject): number {
   return compareNames(a.metadata.name ?? '', b.metadata.name ?? '');
+}
+
+/** A defaulted copy of `policy`, compiled; a policy that cannot be compiled is kept broken rather than failing the whole set. */
+function compileOne(policy: KObject): CompiledPolicy {
+  let copy = policy;
+  try {
+    copy = structuredClone(policy);
+    defaultValidatingAdmissionPolicy(copy);
+    return compilePolicy(copy);
+  } catch (err) {
+    return brokenPolicy(copy, err);
+  }
+}
+
+/** A defaulted copy of `binding` as the dispatcher reads it (nulls dropped). */
+function bindingOf(binding: KObject): PolicyBinding {
+  let copy = binding;
+  try {
+    copy = structuredClone(binding);
+    defaultValidatingAdmissionPolicyBinding(copy);
+  } catch {
+    // An odd stored object: kept as it is; the dispatcher answers its errors by the failure policy.
+  }
+  return { name: copy.metadata.name ?? '', spec: (typeof copy.spec === 'object' && copy.spec !== null ? copy.spec : {}) as BindingSpec };
 }
 
 /** The current policies and bindings; not ready (hasSynced false) until both were replaced once. */
@@ -46,9 +70,7 @@ export class PolicySource {
         next.set(known.name, known);
         continue;
       }
-      const copy = structuredClone(policy);
-      defaultValidatingAdmissionPolicy(copy);
-      const compiled = compilePolicy(copy);
+      const compiled = compileOne(policy);
       next.set(compiled.name, compiled);
     }
     this.compiled = next;
@@ -59,11 +81,7 @@ export class PolicySource {
   /** Replaces every binding with `bindings` (the full current set); copied and defaulted. Throws as replacePolicies. */
   replaceBindings(bindings: readonly KObject[]): void {
     if (bindings.length > policiesPerSourceMax) throw new Error(`${bindings.length} ValidatingAdmissionPolicyBindings, more than the ${policiesPerSourceMax} a replica evaluates`);
-    this.bindings = [...bindings].sort(byName).map((binding) => {
-      const copy = structuredClone(binding);
-      defaultValidatingAdmissionPolicyBinding(copy);
-      return { name: copy.metadata.name ?? '', spec: (typeof copy.spec === 'object' && copy.spec !== null ? copy.spec : {}) as BindingSpec };
-    });
+    this.bindings = [...bindings].sort(byName).map(bindingOf);
     this.bindingsSynced = true;
     this.rebuild();
   }

@@ -73,7 +73,7 @@ async function failureMessage(validation: CompiledValidation, runner: Expression
     }
   }
   const message = (validation.validation.message ?? '').trim();
-  return message !== '' ? message : `failed expression: ${validation.validation.expression.trim()}`;
+  return message !== '' ? message : `failed expression: ${validation.slot.expression.trim()}`;
 }
 
 async function decide(validation: CompiledValidation, policy: CompiledPolicy, runner: ExpressionRunner): Promise<PolicyDecision> {

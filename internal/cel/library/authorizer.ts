@@ -18,6 +18,8 @@ import { celMethod, celError, CelScalar, type CelFunc } from '@bufbuild/cel';
 import type { ReflectMessage } from '@bufbuild/protobuf/reflect';
 import { descriptors, libraryTypes, messageOf, opaqueValue, boolOf, stringOf, type OpaqueFields } from './types.ts';
 import { authorizationChecksMax } from './limits.ts';
+import { authorizationCheckCost } from './costs.ts';
+import { charge } from '../cost-meter.ts';
 
 /** What one `check(verb)` asks orch's authorizer (kube's authorizer.AttributesRecord). */
 export interface AuthorizationCheck {
@@ -54,14 +56,18 @@ export class DecisionCache {
   private readonly decisions = new Map<string, AuthorizationDecision>();
   private readonly pending = new Map<string, AuthorizationCheck>();
 
-  /** The decision for a check, or undefined (and the check recorded as pending) when missing. */
-  lookup(attrs: AuthorizationCheck): AuthorizationDecision | undefined {
+  /**
+   * The decision for a check, or undefined (and the check recorded as pending) when missing;
+   * `beforeQueue` runs before a missing check is recorded, and may throw to keep it out.
+   */
+  lookup(attrs: AuthorizationCheck, beforeQueue?: () => void): AuthorizationDecision | undefined {
     const key = checkKey(attrs);
     const decision = this.decisions.get(key);
     if (decision !== undefined) return decision;
     if (this.decisions.size + this.pending.size >= authorizationChecksMax && !this.pending.has(key)) {
       throw celError(`more than ${authorizationChecksMax} authorization checks in one evaluation`);
     }
+    beforeQueue?.();
     this.pending.set(key, attrs);
     return undefined;
   }
@@ -192,7 +198,10 @@ function decide(from: ReflectMessage, attrs: AuthorizationCheck): ReflectMessage
   const namespace = stringOf(from, 'serviceAccountNamespace');
   const name = stringOf(from, 'serviceAccountName');
   const check = namespace === '' && name === '' ? attrs : { ...attrs, serviceAccount: { namespace, name } };
-  const decision = cacheOf(from).lookup(check);
+  // A pending check costs what a decided one does (a decided one is charged by the metered call),
+  // charged before it is queued: a pass stops asking once its budget is spent, as kube stops
+  // calling the authorizer once the checks' cost passes the limit.
+  const decision = cacheOf(from).lookup(check, () => charge(authorizationCheckCost));
   if (decision === undefined) throw celError(new PendingAuthorization(`${pendingPrefix}${checkKey(check)}`));
   return opaqueValue(descriptors.decision, { allowed: decision.allowed, reason: decision.reason, error: decision.error ?? '' });
 }

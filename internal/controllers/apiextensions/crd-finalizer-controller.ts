@@ -3,30 +3,29 @@
 // controller deletes them (each as a normal delete: objects with finalizers of their own wait for
 // them), marks the definition's Terminating condition, and removes the finalizer once none remain.
 import { hasStatus } from '../../registry/errors/status-error.ts';
-import type { GenericStore } from '../../registry/generic/store.ts';
+import { GenericStore } from '../../registry/generic/store.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { customResourceCleanupFinalizer, setCrdCondition, type CrdCondition } from '../../registry/apiextensions/crd-conditions.ts';
-import { crdConditionTrue, crdNames, crdVersions } from '../../registry/apiextensions/crd-versions.ts';
+import { storageDeclaration } from '../../registry/apiextensions/custom-resource-declarations.ts';
+import { customSchemaChecks } from '../../registry/apiextensions/custom-schema-checks.ts';
 import type { Controller, ControllerDeps } from '../controller.ts';
-import { crdControllerBatchMs, crdControllerResyncMs, crdFinalizerBusyResyncMs } from '../limits.ts';
-import { runWatchedLoop } from '../watched-loop.ts';
-import { crdGroup } from './crd-names.ts';
-import { crdStoreOf } from './crd-store-of.ts';
+import { crdFinalizerBusyResyncMs } from '../limits.ts';
+import { crdController } from './crd-controller.ts';
 
 /** The controller's name, as logs and metrics show it. */
 export const crdFinalizerName = 'crd-finalizer';
 
 const manager = 'kube-apiserver';
 
-/** A store of the definition's kind (any served version: they share one collection), or undefined when none is served here. */
-function kindStore(deps: ControllerDeps, crd: KObject): GenericStore | undefined {
-  const plural = crdNames(crd).plural;
-  for (const version of crdVersions(crd)) {
-    const served = deps.registry.find(crdGroup(crd), String(version.name), plural);
-    const store = served && deps.stores.get(served);
-    if (store !== undefined) return store;
-  }
-  return undefined;
+/**
+ * A store over every object of the definition's kind, at its storage version whether that is
+ * served or not: the definition's own collection, never a served resource that happens to share
+ * its names (a built-in kind the registry prefers).
+ */
+function kindStore(crdStore: GenericStore, crd: KObject): GenericStore | undefined {
+  const decl = storageDeclaration(crd, customSchemaChecks);
+  if (decl === undefined) return undefined;
+  return new GenericStore(crdStore.storage, { decl, group: decl.group, version: decl.version, apiVersion: `${decl.group}/${decl.version}` });
 }
 
 async function setCondition(store: GenericStore, crd: KObject, condition: CrdCondition): Promise<KObject> {
@@ -51,12 +50,10 @@ async function deleteObjects(kind: GenericStore, signal: AbortSignal): Promise<n
 }
 
 /** Finishes one terminating definition as far as it can; true when it still waits. */
-async function finalize(deps: ControllerDeps, store: GenericStore, crd: KObject, signal: AbortSignal): Promise<boolean> {
+async function finalize(store: GenericStore, crd: KObject, signal: AbortSignal): Promise<boolean> {
   const name = crd.metadata.name ?? '';
   let current = crd;
-  // A kind never established has no objects; an established one not yet served here waits.
-  const kind = kindStore(deps, current);
-  if (kind === undefined && crdConditionTrue(current, 'Established')) return true;
+  const kind = kindStore(store, current);
   if (kind !== undefined) {
     current = await setCondition(store, current, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
     const remaining = await deleteObjects(kind, signal);
@@ -76,7 +73,7 @@ async function pass(deps: ControllerDeps, store: GenericStore, signal: AbortSign
     if (signal.aborted) break;
     if (crd.metadata.deletionTimestamp === undefined || !(crd.metadata.finalizers ?? []).includes(customResourceCleanupFinalizer)) continue;
     try {
-      waiting = (await finalize(deps, store, crd, signal)) || waiting;
+      waiting = (await finalize(store, crd, signal)) || waiting;
     } catch (err) {
       waiting = true;
       if (!hasStatus(err, 409) && !hasStatus(err, 404)) deps.log(`crd finalizer: ${crd.metadata.name ?? ''} not finalized yet`, err);
@@ -87,20 +84,5 @@ async function pass(deps: ControllerDeps, store: GenericStore, signal: AbortSign
 
 /** The finalizer controller: deleted definitions take their objects with them. */
 export function createCrdFinalizerController(deps: ControllerDeps): Controller {
-  return {
-    name: crdFinalizerName,
-    async run(signal) {
-      const store = crdStoreOf(deps);
-      if (store === undefined) return;
-      await runWatchedLoop({
-        watched: [{ store }],
-        pass: (passSignal) => pass(deps, store, passSignal),
-        resyncMs: crdControllerResyncMs,
-        busyResyncMs: crdFinalizerBusyResyncMs,
-        batchMs: crdControllerBatchMs,
-        failureMessage: 'crd finalizer: pass failed',
-        log: deps.log,
-      }, signal);
-    },
-  };
+  return crdController(deps, crdFinalizerName, (store, signal) => pass(deps, store, signal), crdFinalizerBusyResyncMs);
 }

@@ -7,10 +7,8 @@ import type { GenericStore } from '../../registry/generic/store.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { setCrdCondition } from '../../registry/apiextensions/crd-conditions.ts';
 import type { Controller, ControllerDeps } from '../controller.ts';
-import { crdControllerBatchMs, crdControllerResyncMs } from '../limits.ts';
-import { runWatchedLoop } from '../watched-loop.ts';
 import { acceptedNamesOf, crdGroup, decideNames, type AcceptedNames } from './crd-names.ts';
-import { crdStoreOf } from './crd-store-of.ts';
+import { crdController } from './crd-controller.ts';
 
 /** The controller's name, as logs and metrics show it. */
 export const crdNamingName = 'crd-naming';
@@ -61,19 +59,5 @@ async function pass(deps: ControllerDeps, store: GenericStore, signal: AbortSign
 
 /** The naming controller: names and conditions of every CustomResourceDefinition. */
 export function createCrdNamingController(deps: ControllerDeps): Controller {
-  return {
-    name: crdNamingName,
-    async run(signal) {
-      const store = crdStoreOf(deps);
-      if (store === undefined) return;
-      await runWatchedLoop({
-        watched: [{ store }],
-        pass: (passSignal) => pass(deps, store, passSignal),
-        resyncMs: crdControllerResyncMs,
-        batchMs: crdControllerBatchMs,
-        failureMessage: 'crd naming: pass failed',
-        log: deps.log,
-      }, signal);
-    },
-  };
+  return crdController(deps, crdNamingName, (store, signal) => pass(deps, store, signal));
 }

@@ -115,7 +115,8 @@ export function createResourceQuotaController(deps: ControllerDeps, options: { r
       const woken = resources.filter((r) => r.group === '' && ['pods', 'services', 'persistentvolumeclaims', 'configmaps', 'secrets', 'replicationcontrollers'].includes(r.resource));
       await runWatchedLoop({
         watched: [{ store: quotas, wakesOn: quotaNeedsPass }, ...woken.map((r) => ({ store: r.store, wakesOn: mayRelease }))],
-        pass: (passSignal) => pass(deps, quotas, resources, passSignal),
+        // The counted kinds of the moment: custom kinds come and go with their definitions.
+        pass: (passSignal) => pass(deps, quotas, countedResources(deps), passSignal),
         resyncMs: options.resyncIntervalMs ?? resourceQuotaResyncMs,
         busyResyncMs: resourceQuotaBatchMs,
         batchMs: resourceQuotaBatchMs,

@@ -51,8 +51,17 @@ export function startCrdServing(deps: CrdServingDeps): CrdServing {
   let hasSynced = false;
   let watch: ApiWatch | undefined;
 
+  /** Drops the stores `name` served, ending their watches. */
+  const dropStores = (name: string): void => {
+    for (const served of servedBy.get(name) ?? []) {
+      const store = deps.stores.get(served);
+      if (store instanceof CustomResourceStore) store.retire();
+      deps.stores.delete(served);
+    }
+  };
+
   const unserve = (name: string): void => {
-    for (const served of servedBy.get(name) ?? []) deps.stores.delete(served);
+    dropStores(name);
     servedBy.delete(name);
     keys.delete(name);
     deps.registry.removeCustom(name);
@@ -70,7 +79,7 @@ export function startCrdServing(deps: CrdServingDeps): CrdServing {
     try {
       const declarations = customResourceDeclarations(crd, deps.checks);
       // Registry and stores change in one synchronous step: no request sees a resource without its store.
-      for (const served of servedBy.get(name) ?? []) deps.stores.delete(served);
+      dropStores(name);
       const served = deps.registry.setCustom(name, declarations);
       for (const s of served) deps.stores.set(s, storeOf(deps, crd, s, terminating));
       servedBy.set(name, served);

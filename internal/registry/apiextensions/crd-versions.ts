@@ -26,9 +26,28 @@ export function storageVersionOf(crd: KObject): string | undefined {
   return typeof storage?.name === 'string' ? storage.name : undefined;
 }
 
-/** The CRD's names (`spec.names`), as given. */
-export function crdNames(crd: KObject): { plural: string; singular: string; kind: string; listKind: string; shortNames: string[]; categories: string[] } {
-  const names = asObject(crdSpec(crd).names) ?? {};
+/** A CRD's names. */
+export interface CrdNames {
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly shortNames: string[];
+  readonly categories: string[];
+}
+
+/** The names a CRD is served under: those the naming controller accepted, else (not yet accepted) `spec.names`. */
+export function servedNames(crd: KObject): CrdNames {
+  const accepted = asObject(asObject(crd.status)?.acceptedNames);
+  return accepted !== undefined && typeof accepted.plural === 'string' && accepted.plural !== '' ? namesOf(accepted) : crdNames(crd);
+}
+
+/** The names the CRD asks for (`spec.names`), with kube's defaults for singular and listKind. */
+export function crdNames(crd: KObject): CrdNames {
+  return namesOf(asObject(crdSpec(crd).names) ?? {});
+}
+
+function namesOf(names: Json): CrdNames {
   const text = (v: unknown): string => (typeof v === 'string' ? v : '');
   const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   const kind = text(names.kind);

@@ -7,7 +7,7 @@ import type { FieldError } from '../schema/field-errors.ts';
 import type { KObject, ResourceDeclaration, ScaleDeclaration, Strategy, Subresources } from '../schema/declaration.ts';
 import { jsonEqual } from '../../patch/json-value.ts';
 import { crdTopLevelFields } from './crd-field-schema.ts';
-import { crdNames, crdSpec, crdVersions, storageVersionOf, versionSchema } from './crd-versions.ts';
+import { crdSpec, crdVersions, servedNames, storageVersionOf, versionSchema } from './crd-versions.ts';
 import { customPrinterColumns } from './printer-columns.ts';
 
 type Json = Record<string, unknown>;
@@ -73,53 +73,58 @@ function customStrategy(schema: Json | undefined, statusApart: boolean, checks: 
 
 /** The collection every version's objects live in: keyed by the CRD's group and plural. */
 function collectionOf(crd: KObject, group: string, plural: string, namespaced: boolean): ResourceDeclaration {
-  return { group, version: storageVersionOf(crd) ?? '', kind: crdNames(crd).kind, plural, singular: '', namespaced, nameRule: 'subdomain', description: '', fields: {}, strategy: {}, custom: true };
+  return { group, version: storageVersionOf(crd) ?? '', kind: servedNames(crd).kind, plural, singular: '', namespaced, nameRule: 'subdomain', description: '', fields: {}, strategy: {}, custom: true };
+}
+
+/** The declaration of one version of a CRD (served or not). */
+function declarationOf(crd: KObject, version: Json, checks: CustomSchemaChecks): ResourceDeclaration {
+  const spec = crdSpec(crd);
+  const group = text(spec.group) ?? '';
+  const names = servedNames(crd);
+  const namespaced = spec.scope !== 'Cluster';
+  const storage = storageVersionOf(crd);
+  const name = String(version.name);
+  const schema = versionSchema(version);
+  const top = crdTopLevelFields(schema);
+  const subresources = subresourcesOf(version);
+  const statusApart = subresources?.status === true;
+  return {
+    group, version: name, kind: names.kind, plural: names.plural, singular: names.singular,
+    ...(names.listKind !== `${names.kind}List` ? { listKind: names.listKind } : {}),
+    ...(names.shortNames.length > 0 ? { shortNames: names.shortNames } : {}),
+    ...(names.categories.length > 0 ? { categories: names.categories } : {}),
+    namespaced, nameRule: 'subdomain', description: top.description,
+    fields: top.fields, required: top.required,
+    ...(top.preserveUnknown ? { preserveUnknownFields: true } : {}),
+    ...(subresources !== undefined ? { subresources } : {}),
+    printerColumns: customPrinterColumns(version),
+    strategy: customStrategy(schema, statusApart, checks),
+    custom: true,
+    ...(version.deprecated === true ? { deprecationWarning: text(version.deprecationWarning) ?? `${group}/${name} ${names.kind} is deprecated` } : {}),
+    storedAs: {
+      decl: collectionOf(crd, group, names.plural, namespaced),
+      toStored: (obj) => ({ ...structuredClone(obj), apiVersion: `${group}/${storage ?? name}` }),
+      fromStored: (obj) => {
+        const out = structuredClone(obj);
+        if (schema !== undefined) checks.applyDefaults(schema, out);
+        return out;
+      },
+    },
+  };
 }
 
 /** The declarations of a CRD's served versions, in the CRD's order. */
 export function customResourceDeclarations(crd: KObject, checks: CustomSchemaChecks): ResourceDeclaration[] {
-  const spec = crdSpec(crd);
-  const group = text(spec.group) ?? '';
-  const names = crdNames(crd);
-  const namespaced = spec.scope !== 'Cluster';
-  const storage = storageVersionOf(crd);
-  const collection = collectionOf(crd, group, names.plural, namespaced);
-  return crdVersions(crd)
-    .filter((v) => v.served === true && typeof v.name === 'string')
-    .map((version) => {
-      const name = version.name as string;
-      const schema = versionSchema(version);
-      const top = crdTopLevelFields(schema);
-      const subresources = subresourcesOf(version);
-      const statusApart = subresources?.status === true;
-      const deprecated = version.deprecated === true;
-      const decl: ResourceDeclaration = {
-        group, version: name, kind: names.kind, plural: names.plural, singular: names.singular,
-        ...(names.shortNames.length > 0 ? { shortNames: names.shortNames } : {}),
-        ...(names.categories.length > 0 ? { categories: names.categories } : {}),
-        namespaced, nameRule: 'subdomain', description: top.description,
-        fields: top.fields, required: top.required,
-        ...(top.preserveUnknown ? { preserveUnknownFields: true } : {}),
-        ...(subresources !== undefined ? { subresources } : {}),
-        printerColumns: customPrinterColumns(version),
-        strategy: customStrategy(schema, statusApart, checks),
-        custom: true,
-        ...(deprecated ? { deprecationWarning: text(version.deprecationWarning) ?? `${group}/${name} ${names.kind} is deprecated` } : {}),
-        storedAs: {
-          decl: collection,
-          toStored: (obj) => ({ ...structuredClone(obj), apiVersion: `${group}/${storage ?? name}` }),
-          fromStored: (obj) => {
-            const out = structuredClone(obj);
-            if (schema !== undefined) checks.applyDefaults(schema, out);
-            return out;
-          },
-        },
-      };
-      return decl;
-    });
+  return crdVersions(crd).filter((v) => v.served === true && typeof v.name === 'string').map((version) => declarationOf(crd, version, checks));
+}
+
+/** The declaration of the CRD's storage version, served or not: what reaches every object of the kind. */
+export function storageDeclaration(crd: KObject, checks: CustomSchemaChecks): ResourceDeclaration | undefined {
+  const storage = crdVersions(crd).find((v) => v.storage === true && typeof v.name === 'string');
+  return storage === undefined ? undefined : declarationOf(crd, storage, checks);
 }
 
 /** What decides how a CRD is served: a change elsewhere (status conditions, metadata) needs no new declarations. */
 export function servingKey(crd: KObject, terminating: boolean): string {
-  return JSON.stringify([crd.metadata.uid, crd.spec, terminating]);
+  return JSON.stringify([crd.metadata.uid, crd.spec, (crd.status as Record<string, unknown> | undefined)?.acceptedNames, terminating]);
 }

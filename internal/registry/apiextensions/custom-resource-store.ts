@@ -1,6 +1,7 @@
 // The store of one served version of a custom kind: the generic store, which refuses new objects
-// while the kind's CustomResourceDefinition is being deleted (its objects are being removed), as
-// kube-apiextensions-apiserver's handler does.
+// while the kind's CustomResourceDefinition is being deleted (its objects are being removed), and
+// whose watches end when the definition changes or goes, as kube-apiextensions-apiserver's
+// handler does.
 import { StatusError } from '../errors/status-error.ts';
 import { GenericStore, type WriteOptions, type WriteResult } from '../generic/store.ts';
 import type { KObject } from '../schema/declaration.ts';
@@ -15,6 +16,25 @@ export class CustomResourceStore extends GenericStore {
     private readonly terminating: boolean,
   ) {
     super(storage, served);
+  }
+
+  private readonly watches = new Set<() => void>();
+  private retired = false;
+
+  override trackWatch(stop: () => void): () => void {
+    if (this.retired) {
+      stop();
+      return () => undefined;
+    }
+    this.watches.add(stop);
+    return () => this.watches.delete(stop);
+  }
+
+  /** Ends every watch of this store: its definition changed or went (clients watch again and get the new kind, or 404). */
+  retire(): void {
+    this.retired = true;
+    for (const stop of [...this.watches]) stop();
+    this.watches.clear();
   }
 
   override async create(namespace: string | undefined, input: KObject, opts: WriteOptions): Promise<WriteResult> {

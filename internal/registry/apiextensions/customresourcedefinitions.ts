@@ -7,6 +7,7 @@ import { builtinFields, builtinRequired } from '../schema/builtin-schemas.ts';
 import { defaultCrd } from './crd-defaults.ts';
 import { validateCrd, validateCrdUpdate } from './crd-validation.ts';
 import { compileSchemaRules } from '../../cel/crd-schema-rules.ts';
+import { validateRules } from '../../cel/crd-rules.ts';
 import type { StructuralSchema } from '../../cel/schema.ts';
 import type { FieldError } from '../schema/field-errors.ts';
 import { storageVersionOf } from './crd-versions.ts';
@@ -14,7 +15,11 @@ import { storageVersionOf } from './crd-versions.ts';
 const definition = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition';
 
 /** The validation options every CRD write uses: rules compiled and costed as kube does. */
-const ruleChecks = { checkRules: (schema: Record<string, unknown>, path: string): FieldError[] => [...compileSchemaRules(schema as StructuralSchema, path)] };
+const ruleChecks = {
+  checkRules: (schema: Record<string, unknown>, path: string): FieldError[] => [...compileSchemaRules(schema as StructuralSchema, path)],
+  // kube 1.28 also runs the rules on every default, as they would run on an object that got it.
+  checkDefaultRules: (schema: Record<string, unknown>, value: unknown, path: string, isResourceRoot: boolean): FieldError[] => [...validateRules(schema as StructuralSchema, value, undefined, { path, isResourceRoot }).errors],
+};
 
 /** Adds the storage version to status.storedVersions when it is not there yet (kube's PrepareForCreate/Update). */
 function recordStorageVersion(crd: KObject): void {

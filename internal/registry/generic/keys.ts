@@ -5,8 +5,14 @@ function storedDecl(decl: ResourceDeclaration): ResourceDeclaration {
   return decl.storedAs?.decl ?? decl;
 }
 
+/**
+ * A collection's prefix: `/<group>/<plural>/` for a built-in resource (its group's base name,
+ * `core` for the core group), `/@<group>/<plural>/` for a custom one, so that no definition can
+ * name its way into a built-in collection (a custom group `rbac.authorization` is not RBAC's).
+ */
 function base(decl: ResourceDeclaration): string {
   const stored = storedDecl(decl);
+  if (stored.custom === true) return `/@${stored.group}/${stored.plural}/`;
   return `/${stored.group === '' ? 'core' : stored.group}/${stored.plural}/`;
 }
 

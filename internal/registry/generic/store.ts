@@ -107,7 +107,7 @@ export class GenericStore {
       const metadata: ListObject['metadata'] = { resourceVersion: String(page.revision) };
       if (page.continueToken !== '') metadata.continue = page.continueToken;
       if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
-      return { apiVersion: this.served.apiVersion, kind: `${this.decl.kind}List`, metadata, items: page.items };
+      return { apiVersion: this.served.apiVersion, kind: this.decl.listKind ?? `${this.decl.kind}List`, metadata, items: page.items };
     });
   }
 
@@ -220,6 +220,15 @@ export class GenericStore {
   /** The stored bytes of a served object, as every write of the store makes them (see `load`). */
   dump(obj: KObject): Promise<Uint8Array> | Uint8Array {
     return this.encode(obj);
+  }
+
+  /**
+   * Registers a running watch's stop function; returns the function that forgets it. A store that
+   * can be retired while serving (a custom kind whose definition changed) stops its watches then,
+   * as kube-apiserver tears down a custom resource's storage; the generic store keeps none.
+   */
+  trackWatch(_stop: () => void): () => void {
+    return () => undefined;
   }
 
   /** Sets apiVersion and kind to this resource's. */

@@ -180,5 +180,15 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
   const requestBookmark = () => {
     if (bookmarks) watcher.requestProgress();
   };
-  return { events: events(), stop: () => watcher.stop(), requestBookmark, givenUp };
+  const untrack = store.trackWatch(() => watcher.stop());
+  void watcher.ended.then(untrack);
+  return {
+    events: events(),
+    stop: () => {
+      untrack();
+      watcher.stop();
+    },
+    requestBookmark,
+    givenUp,
+  };
 }

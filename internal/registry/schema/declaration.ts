@@ -129,6 +129,8 @@ export interface ResourceDeclaration {
   readonly groupQualified?: boolean;
   readonly version: string;
   readonly kind: string;
+  /** The kind of its lists, when not `<kind>List` (a custom kind's `listKind`). */
+  readonly listKind?: string;
   readonly plural: string;
   readonly singular: string;
   readonly shortNames?: readonly string[];

@@ -154,3 +154,34 @@ test('v1alpha1 and v1beta1 hold one set of objects; without the gate neither is 
   assert.equal((await off.client.call('GET', '/apis/admissionregistration.k8s.io/v1beta1/validatingadmissionpolicies')).status, 404);
   assert.equal((await off.client.call('POST', deployments, { body: deployment('free', 50) })).status, 201);
 });
+
+test('params need read access: a user who cannot get Secrets may not set paramKind Secret nor bind one; one who can, may', async (t) => {
+  const server = await policyServer(t);
+  await server.server.authorizationReady;
+  const rbacPath = '/apis/rbac.authorization.k8s.io/v1';
+  const writer = { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'], verbs: ['*'] };
+  await create(server, `${rbacPath}/clusterroles`, { metadata: { name: 'policy-writer' }, rules: [writer] });
+  await create(server, `${rbacPath}/clusterroles`, { metadata: { name: 'secret-policy-writer' }, rules: [writer, { apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] });
+  for (const [name, role] of [['mallory', 'policy-writer'], ['alice', 'secret-policy-writer']]) {
+    await create(server, `${rbacPath}/clusterrolebindings`, { metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name }] });
+  }
+  await create(server, '/api/v1/namespaces/default/secrets', { metadata: { name: 'topsecret' }, stringData: { password: 'hunter2' } });
+  const leak = (name: string) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingAdmissionPolicy', metadata: { name },
+    spec: { failurePolicy: 'Fail', paramKind: { apiVersion: 'v1', kind: 'Secret' }, matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] }, validations: [{ expression: 'false', messageExpression: "'leaked: ' + params.data.password" }] },
+  });
+  const bindingOf = (name: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'], paramRef: { name: 'topsecret', namespace: 'default', parameterNotFoundAction: 'Deny' } } });
+  await eventually('alice may read the Secret', async () => (await server.client.call('GET', '/api/v1/namespaces/default/secrets/topsecret', { headers: { 'Impersonate-User': 'alice' } })).status === 200);
+  const as = (user: string, path: string, body: Record<string, unknown>) => server.client.call('POST', path, { body, headers: { 'Impersonate-User': user } });
+  const policyDenied = await as('mallory', policies, leak('mallory-leak'));
+  assert.equal(policyDenied.status, 422, policyDenied.text);
+  assert.equal((policyDenied.json as { message?: string }).message, 'ValidatingAdmissionPolicy.admissionregistration.k8s.io "mallory-leak" is invalid: spec.paramKind: Forbidden: user &{mallory  [system:authenticated] map[]} must have "get" permission on all objects of the referenced paramKind (kind=Secret, apiVersion=v1)');
+  // The policy exists (made by someone allowed); mallory still may not bind the Secret to it.
+  const granted = await as('alice', policies, leak('alice-leak'));
+  assert.equal(granted.status, 201, granted.text);
+  const bindingDenied = await as('mallory', bindings, bindingOf('alice-leak'));
+  assert.equal(bindingDenied.status, 422, bindingDenied.text);
+  assert.equal((bindingDenied.json as { message?: string }).message, 'ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io "alice-leak" is invalid: spec.paramRef: Forbidden: user &{mallory  [system:authenticated] map[]} does not have "get" permission on the object referenced by paramRef');
+  const bound = await as('alice', bindings, bindingOf('alice-leak'));
+  assert.equal(bound.status, 201, bound.text);
+});

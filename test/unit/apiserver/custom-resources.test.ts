@@ -117,15 +117,18 @@ test('a CustomResourceDefinition serves its kind through the generic machinery',
     assert.equal(smp.status, 415);
   });
 
-  await t.test('deleting the definition removes its objects and stops serving the kind', async () => {
+  await t.test('deleting the definition removes its objects, stops serving the kind and ends its watches', async () => {
+    const watch = fetchWatch(s, `${widgets}?watch=true`);
+    await watch.first(1);
     const deleted = await c.call('DELETE', `${crdPath}/widgets.example.com`);
     // Terminating with the cleanup finalizer: the generic delete's answer for an object kept by finalizers.
     assert.equal(deleted.status, 202, deleted.text);
     assert.deepEqual((deleted.json as { metadata: { finalizers: string[] } }).metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
     await eventually('definition gone', async () => (await c.call('GET', `${crdPath}/widgets.example.com`)).status === 404);
     await eventually('kind no longer served', async () => (await c.call('GET', widgets)).status === 404);
-    const left = await s.storage.list({ prefix: '/example.com/widgets/' });
+    const left = await s.storage.list({ prefix: '/@example.com/widgets/' });
     assert.equal(left.items.length, 0);
+    await watch.ended;
   });
 });
 
@@ -191,7 +194,7 @@ test('a CustomResourceDefinition converting by webhook stores at the storage ver
   const made = await c.call('POST', v1, { body: { apiVersion: 'example.com/v1', kind: 'Box', metadata: { name: 'b1' }, spec: { size: 7 } } });
   assert.equal(made.status, 201, made.text);
   assert.deepEqual((made.json as { apiVersion: string; spec: unknown }).spec, { size: 7 });
-  const raw = await s.storage.get('/example.com/boxes/default/b1');
+  const raw = await s.storage.get('/@example.com/boxes/default/b1');
   const stored = JSON.parse(Buffer.from(raw?.value ?? new Uint8Array()).toString('utf8')) as { apiVersion: string; spec: unknown };
   assert.equal(stored.apiVersion, 'example.com/v2');
   assert.deepEqual(stored.spec, { dimensions: { size: 7 } });
@@ -212,11 +215,11 @@ test('a CustomResourceDefinition converting by webhook stores at the storage ver
   const refused = await c.call('POST', v1, { body: { apiVersion: 'example.com/v1', kind: 'Box', metadata: { name: 'b2' }, spec: { size: 1 } } });
   assert.equal(refused.status, 500, refused.text);
   assert.match(refused.text, /conversion webhook for example.com\/v1, Kind=Box failed/);
-  assert.equal(await s.storage.get('/example.com/boxes/default/b2'), null);
+  assert.equal(await s.storage.get('/@example.com/boxes/default/b2'), null);
 });
 
 /** A watch read as a stream of JSON lines, through the test client's certificate. */
-function fetchWatch(s: TestServer, path: string): { first(n: number): Promise<{ type: string; object: Record<string, unknown> }[]>; stop(): void } {
+function fetchWatch(s: TestServer, path: string): { first(n: number): Promise<{ type: string; object: Record<string, unknown> }[]>; stop(): void; readonly ended: Promise<void> } {
   const controller = new AbortController();
   const lines: { type: string; object: Record<string, unknown> }[] = [];
   const done = (async () => {
@@ -241,5 +244,6 @@ function fetchWatch(s: TestServer, path: string): { first(n: number): Promise<{ 
       controller.abort();
       void done;
     },
+    ended: done,
   };
 }

@@ -33,3 +33,9 @@ test('a declaration off by default is served only when runtime-config turns its 
   assert.equal(off.find('batch', 'v1', 'jobs'), undefined);
   assert.notEqual(off.find('apps', 'v1', 'deployments'), undefined);
 });
+
+test('runtime-config and feature-gates read booleans as Go\'s strconv.ParseBool does (1, t, TRUE, True, 0, f, FALSE, False)', () => {
+  assert.equal(parseRuntimeConfig('api/all=1').served('x.io', 'v1', 'things', 'ga'), true);
+  assert.equal(parseRuntimeConfig('batch/v1=False').served('batch', 'v1', 'jobs', 'ga'), false);
+  assert.deepEqual([...parseFeatureGates('A=True,B=0')], [['A', true], ['B', false]]);
+});

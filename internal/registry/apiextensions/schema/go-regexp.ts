@@ -1,31 +1,32 @@
-// Go's regexp (RE2) patterns run on JavaScript's engine: the syntax CRD patterns use in both is
-// kept; Go-only syntax is translated (leading flag groups, `(?P<name>`, `\A`, `\z`); syntax RE2
-// refuses (lookaround, backreferences) is refused with Go's words, as kube refuses the CRD.
+// Go's regexp (RE2) as kube-openapi runs a schema's `pattern`: the syntax is Go's (flag groups
+// anywhere, `\pL`, `[[:alpha:]]`, `\Q...\E`, `\x{41}`, repeat counts up to 1000), matching is in
+// linear time (no pattern freezes the server, as a backtracking engine would on `^(a+)+$`), and a
+// pattern RE2 refuses is refused in Go's words, as kube refuses the CRD. Compiled patterns are kept.
+import { RE2JS } from '@bufbuild/re2';
 
-/** A translated pattern, or Go's compile error for it. */
-export type GoRegexp = { readonly re: RegExp } | { readonly error: string };
+/** A compiled pattern (`test`: whether it matches anywhere in the text, as Go's MatchString), or Go's compile error for it. */
+export type GoRegexp = { readonly re: { test(text: string): boolean } } | { readonly error: string };
 
-const perlSyntax = /\(\?(<=|<!|=|!)/;
-const backreference = /(^|[^\\])(\\\\)*\\([1-9])/;
+/** Patterns compiled lately (schemas repeat them on every object); bounded, oldest out first. */
+const compiled = new Map<string, GoRegexp>();
+const compiledMax = 1_000;
 
-/** Compiles a Go regular expression as JavaScript, or returns Go's error text for it. */
-export function compileGoRegexp(pattern: string): GoRegexp {
-  const lookaround = perlSyntax.exec(pattern);
-  if (lookaround !== null) return { error: `error parsing regexp: invalid or unsupported Perl syntax: \`(?${lookaround[1] ?? ''}\`` };
-  const backref = backreference.exec(pattern);
-  if (backref !== null) return { error: `error parsing regexp: invalid escape sequence: \`\\${backref[3] ?? ''}\`` };
-  let source = pattern;
-  let flags = '';
-  const leading = /^\(\?([imsU]+)\)/.exec(source);
-  if (leading !== null) {
-    flags = [...new Set((leading[1] ?? '').replace('U', ''))].join('');
-    source = source.slice(leading[0].length);
-  }
-  source = source.replaceAll('(?P<', '(?<').replaceAll('\\A', '^').replaceAll('\\z', '$(?![\\s\\S])');
-  if (/\\p/.test(source)) flags += 'u';
+function compile(pattern: string): GoRegexp {
   try {
-    return { re: new RegExp(source, flags) };
+    const re = RE2JS.compile(pattern);
+    return { re: { test: (text: string) => re.test(text) } };
   } catch (err) {
-    return { error: `error parsing regexp: ${(err as Error).message}` };
+    return { error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** Compiles a Go regular expression, or returns Go's error text for it. */
+export function compileGoRegexp(pattern: string): GoRegexp {
+  let found = compiled.get(pattern);
+  if (found === undefined) {
+    found = compile(pattern);
+    compiled.set(pattern, found);
+    if (compiled.size > compiledMax) compiled.delete(compiled.keys().next().value as string);
+  }
+  return found;
 }
