@@ -103,11 +103,11 @@ function declarationOf(crd: KObject, version: Json, checks: CustomSchemaChecks):
     ...(version.deprecated === true ? { deprecationWarning: text(version.deprecationWarning) ?? `${group}/${name} ${names.kind} is deprecated` } : {}),
     storedAs: {
       decl: collectionOf(crd, group, names.plural, namespaced),
-      toStored: (obj) => ({ ...structuredClone(obj), apiVersion: `${group}/${storage ?? name}` }),
+      // The stored form differs only in apiVersion; it is serialized at once, never changed.
+      toStored: (obj) => ({ ...obj, apiVersion: `${group}/${storage ?? name}` }),
       fromStored: (obj) => {
-        const out = structuredClone(obj);
-        if (schema !== undefined) checks.applyDefaults(schema, out);
-        return out;
+        if (schema !== undefined) checks.applyDefaults(schema, obj);
+        return obj;
       },
     },
   };

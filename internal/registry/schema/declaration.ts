@@ -198,8 +198,8 @@ export type ResourceVerb = 'create' | 'delete' | 'deletecollection' | 'get' | 'l
 /** How a resource's objects are kept in another declaration's collection. */
 export interface StoredForm {
   readonly decl: ResourceDeclaration;
-  /** The stored form of a served object (a new object; the argument is not changed). */
+  /** The stored form of a served object (the argument is not changed; the result may share its parts, and is only serialized). */
   toStored(obj: KObject): KObject;
-  /** The served form of a stored object (a new object; the argument is not changed). */
+  /** The served form of a stored object, which the caller owns (freshly decoded): it may be changed and returned. */
   fromStored(obj: KObject): KObject;
 }
