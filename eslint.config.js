@@ -8,7 +8,7 @@ const impureGlobals = ['setTimeout', 'setInterval', 'setImmediate', 'queueMicrot
 );
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.orch/**', 'bench/results/**', 'dist/**'] },
+  { ignores: ['node_modules/**', '.orch/**', '.scratch/**', 'bench/results/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
