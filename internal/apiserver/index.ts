@@ -10,7 +10,6 @@ import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
 import { startCrdServing } from '../registry/apiextensions/crd-serving.ts';
 import { EndpointServiceResolver } from '../admission/webhook/index.ts';
 import { RegistryObjects } from '../admission/registry-objects.ts';
-import { customSchemaChecks } from '../registry/apiextensions/custom-schema-checks.ts';
 import { ensureKubernetesService } from '../registry/core/service/kubernetes-service.ts';
 import { serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
 import { buildAuthorization, type AuthorizationMode } from '../authz/authorization-modes.ts';
@@ -214,7 +213,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   const policy = startRbacPolicy({ registry, stores, index, stopped: () => shuttingDown, log });
   // A conversion webhook's service is reached as an admission webhook's is: through its Endpoints.
   const services = new EndpointServiceResolver(new RegistryObjects(registry, stores));
-  const customResources = startCrdServing({ registry, stores, storage: opts.storage, checks: customSchemaChecks, resolveService: (ns, name, port) => services.resolve(ns, name, port), log });
+  const customResources = startCrdServing({ registry, stores, storage: opts.storage, resolveService: (ns, name, port) => services.resolve(ns, name, port), log });
   rbacSynced = () => policy.informer.synced();
   // Listeners of requests still running (watches), told when the server closes; each request removes its own.
   const shutdownListeners = new Set<() => void>();

@@ -32,7 +32,8 @@ function mapEquals(a: CelMap, b: CelMap, scalar: ScalarEquals): boolean {
   return true;
 }
 
-function keyOf(item: CelValue, keys: readonly string[]): string {
+/** The identity of a map-list item: its key fields' values. */
+export function keyOf(item: CelValue, keys: readonly string[]): string {
   if (!isCelMap(item)) return '';
   return JSON.stringify(keys.map((k) => String(item.get(k) ?? '')));
 }

@@ -1,13 +1,10 @@
 // Concatenation of set- and map-lists (kube): for a set, X + Y keeps X and appends the items of Y
 // not in X, in order; for a map-list, X + Y keeps X's key positions, takes Y's value where keys
 // meet, and appends Y's other items in order. The result is of the same list type.
-import { celList, isCelList, isCelMap, type CelList, type CelValue } from '@bufbuild/cel';
-import { ItemPool, type ScalarEquals } from './equality.ts';
+import { celList, isCelList, type CelList, type CelValue } from '@bufbuild/cel';
+import { ItemPool, keyOf, type ScalarEquals } from './equality.ts';
 import { listKindOf, markList } from './list-kinds.ts';
 
-function keyOf(item: CelValue, keys: readonly string[]): string {
-  return isCelMap(item) ? JSON.stringify(keys.map((k) => String(item.get(k) ?? ''))) : '';
-}
 
 /** X + Y with set or map-list semantics when X or Y is one; undefined for ordinary lists (plain concatenation applies). */
 export function concatLists(x: CelValue, y: CelValue, scalar: ScalarEquals): CelList | undefined {

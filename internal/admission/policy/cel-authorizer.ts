@@ -4,20 +4,15 @@
 // as kube's library sets it. Answers are kept for the request (kube's caching authorizer).
 import type { UserInfo } from '../../authn/user-info.ts';
 import type { Attributes, Authorizer } from '../../authz/authorizer.ts';
+import { nonResourceAttributes, resourceAttributes } from '../../authz/request-attributes.ts';
+import { serviceAccountUser } from '../../authn/serviceaccount/names.ts';
 import { checkKey, type AuthorizationCheck, type AuthorizationDecision, type CelAuthorizer } from '../../cel/library/authorizer.ts';
 
-/** The user a `serviceAccount(namespace, name)` check is asked for. */
-function serviceAccountUser(namespace: string, name: string): UserInfo {
-  return { username: `system:serviceaccount:${namespace}:${name}`, uid: '', groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`], extra: {} };
-}
-
-/** The authorizer attributes of one check. */
+/** The authorizer attributes of one check (a `serviceAccount(namespace, name)` check asks for that account's user). */
 export function checkAttributes(check: AuthorizationCheck, user: UserInfo): Attributes {
-  const asked = check.serviceAccount === undefined ? user : serviceAccountUser(check.serviceAccount.namespace, check.serviceAccount.name);
-  if (check.path !== undefined) {
-    return { user: asked, verb: check.verb, resourceRequest: false, namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '', path: check.path };
-  }
-  return { user: asked, verb: check.verb, resourceRequest: true, namespace: check.namespace, apiGroup: check.group, apiVersion: '*', resource: check.resource, subresource: check.subresource, name: check.name, path: '' };
+  const asked = check.serviceAccount === undefined ? user : serviceAccountUser({ ...check.serviceAccount, uid: '' });
+  if (check.path !== undefined) return nonResourceAttributes(asked, check.verb, check.path);
+  return resourceAttributes(asked, { verb: check.verb, namespace: check.namespace, apiGroup: check.group, apiVersion: '*', resource: check.resource, subresource: check.subresource, name: check.name });
 }
 
 /** A CelAuthorizer for `user` over `authorizer`, remembering each distinct check's answer. */

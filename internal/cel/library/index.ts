@@ -29,7 +29,7 @@ import { quantityLibrary } from './quantity.ts';
 import { authorizerLibrary } from './authorizer.ts';
 import { stringsFixes } from './strings-fixes.ts';
 
-export { listsLibrary, zeroSums } from './lists.ts';
+export { listsLibrary } from './lists.ts';
 export { regexLibrary } from './regex.ts';
 export { urlsLibrary } from './urls.ts';
 export { quantityLibrary } from './quantity.ts';

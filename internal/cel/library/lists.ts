@@ -2,8 +2,8 @@
 // max, indexOf and lastIndexOf as member functions of lists. Kube declares one overload per
 // element type; @bufbuild/cel types lists as list(dyn) at run time, so each function is one
 // overload that checks its elements the way the typed overloads would have.
-import { celMethod, celError, celUint, listType, CelScalar, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
-import { addValues, compareValues, durationValue, isComparable, isSummable } from './compare.ts';
+import { celMethod, celError, listType, CelScalar, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
+import { addValues, compareValues, isComparable, isSummable } from './compare.ts';
 import { equalValues } from './equality.ts';
 
 const list = listType(CelScalar.DYN);
@@ -60,13 +60,6 @@ function lastIndexOf(this: CelList, item: CelValue): bigint {
   return -1n;
 }
 
-/** The zero of a typed empty list's sum, for callers that know the element type. */
-export const zeroSums: Readonly<Record<'int' | 'uint' | 'double' | 'duration', CelValue>> = {
-  int: 0n,
-  uint: celUint(0n),
-  double: 0,
-  duration: durationValue(0n),
-};
 
 /** The list library's functions. */
 export const listsLibrary: readonly CelFunc[] = [

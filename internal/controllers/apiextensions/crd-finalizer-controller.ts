@@ -7,7 +7,6 @@ import { GenericStore } from '../../registry/generic/store.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { customResourceCleanupFinalizer, setCrdCondition, type CrdCondition } from '../../registry/apiextensions/crd-conditions.ts';
 import { storageDeclaration } from '../../registry/apiextensions/custom-resource-declarations.ts';
-import { customSchemaChecks } from '../../registry/apiextensions/custom-schema-checks.ts';
 import type { Controller, ControllerDeps } from '../controller.ts';
 import { crdFinalizerBusyResyncMs } from '../limits.ts';
 import { crdController } from './crd-controller.ts';
@@ -23,7 +22,7 @@ const manager = 'kube-apiserver';
  * its names (a built-in kind the registry prefers).
  */
 function kindStore(crdStore: GenericStore, crd: KObject): GenericStore | undefined {
-  const decl = storageDeclaration(crd, customSchemaChecks);
+  const decl = storageDeclaration(crd);
   if (decl === undefined) return undefined;
   return new GenericStore(crdStore.storage, { decl, group: decl.group, version: decl.version, apiVersion: `${decl.group}/${decl.version}` });
 }

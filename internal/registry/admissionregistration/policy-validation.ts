@@ -1,6 +1,7 @@
 // validateValidatingAdmissionPolicySpec of kube-apiserver 1.28 (pkg/apis/admissionregistration/
 // validation): the failure policy, the param kind, the match constraints, and every expression of
 // the policy compiled over the variables it may name, with kube's messages and field paths.
+import { celReservedWords } from '../../cel/escaping.ts';
 import type { KObject } from '../schema/declaration.ts';
 import { duplicate, invalidShown, invalidValue, notSupported, required, type FieldError } from '../schema/field-errors.ts';
 import { qualifiedName } from '../schema/name-validation.ts';
@@ -19,7 +20,6 @@ export const auditAnnotationsMax = 20;
 export const auditAnnotationValueExpressionBytesMax = 5 * 1024;
 
 const celIdentifier = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const celReserved = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
 function isEntry(value: unknown): value is Entry {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -44,7 +44,7 @@ export function policyVariables(spec: Entry): string[] {
 
 /** Whether `name` may be a variable's name (a CEL identifier that is not reserved). */
 export function isCelIdentifier(name: string): boolean {
-  return celIdentifier.test(name) && !celReserved.has(name);
+  return celIdentifier.test(name) && !celReservedWords.has(name);
 }
 
 function validateVariable(variable: Entry, variables: readonly string[], path: string): FieldError[] {

@@ -4,12 +4,10 @@
 // Values are validated against the JSONSchemaProps themselves (schema/validate-object.ts).
 import type { FieldSchema, FieldType, MergeMarkers } from '../schema/field-schema.ts';
 import { objectMetaSchema } from '../schema/object-meta.ts';
+import { asObject } from './crd-versions.ts';
 
 type Json = Record<string, unknown>;
 
-function asObject(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
 
 function markersOf(s: Json): MergeMarkers | undefined {
   const markers: { -readonly [K in keyof MergeMarkers]: MergeMarkers[K] } = {};

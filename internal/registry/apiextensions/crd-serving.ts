@@ -11,7 +11,7 @@ import { CustomResourceStore } from './custom-resource-store.ts';
 import { ConvertingStore } from './converting-store.ts';
 import { makeConverter, type ConverterDeps } from './conversion/index.ts';
 import { crdSpec, storageVersionOf } from './crd-versions.ts';
-import { customResourceDeclarations, servingKey, type CustomSchemaChecks } from './custom-resource-declarations.ts';
+import { customResourceDeclarations, servingKey } from './custom-resource-declarations.ts';
 import { crdConditionTrue } from './crd-versions.ts';
 import { crdRelistDelayMs } from './limits.ts';
 
@@ -20,7 +20,6 @@ export interface CrdServingDeps {
   readonly registry: ResourceRegistry;
   readonly stores: Map<ServedResource, GenericStore>;
   readonly storage: Storage;
-  readonly checks: CustomSchemaChecks;
   /** Where a conversion webhook's `clientConfig.service` is reached (absent: its DNS name). */
   readonly resolveService?: ConverterDeps['resolveService'];
   readonly log: (message: string, err?: unknown) => void;
@@ -77,7 +76,7 @@ export function startCrdServing(deps: CrdServingDeps): CrdServing {
     const key = servingKey(crd, terminating);
     if (keys.get(name) === key) return;
     try {
-      const declarations = customResourceDeclarations(crd, deps.checks);
+      const declarations = customResourceDeclarations(crd);
       // Registry and stores change in one synchronous step: no request sees a resource without its store.
       dropStores(name);
       const served = deps.registry.setCustom(name, declarations);

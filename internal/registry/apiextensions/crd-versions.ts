@@ -2,11 +2,13 @@
 // the parts of a version (schema, sub-resources, printer columns), each falling back to the
 // spec-wide field kube-apiextensions-apiserver's v1beta1 form allowed.
 import type { KObject } from '../schema/declaration.ts';
+import { isObject } from './schema/schema-props.ts';
 
 type Json = Record<string, unknown>;
 
-function asObject(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+/** The value as a JSON object, or undefined when it is none. */
+export function asObject(value: unknown): Json | undefined {
+  return isObject(value) ? value : undefined;
 }
 
 /** The CRD's spec (an empty object when missing). */

@@ -3,26 +3,14 @@
 // the generic store serve custom objects the way they serve built-in ones. All versions keep one
 // set of objects at the storage version (conversion `None`: only apiVersion changes); defaults
 // are applied on every write and on every read from storage, as kube's structural defaulting is.
-import type { FieldError } from '../schema/field-errors.ts';
 import type { KObject, ResourceDeclaration, ScaleDeclaration, Strategy, Subresources } from '../schema/declaration.ts';
 import { jsonEqual } from '../../patch/json-value.ts';
 import { crdTopLevelFields } from './crd-field-schema.ts';
-import { crdSpec, crdVersions, servedNames, storageVersionOf, versionSchema } from './crd-versions.ts';
+import { asObject, crdSpec, crdVersions, servedNames, storageVersionOf, versionSchema } from './crd-versions.ts';
 import { customPrinterColumns } from './printer-columns.ts';
+import { customSchemaChecks } from './custom-schema-checks.ts';
 
 type Json = Record<string, unknown>;
-
-/** What a custom kind's schema does to its objects (structural defaulting, validation and CEL rules). */
-export interface CustomSchemaChecks {
-  /** Fills the schema's defaults in place. */
-  applyDefaults(schema: Json, obj: KObject): void;
-  /** The object's errors against its schema and the schema's rules (`old` on update: transition rules). */
-  validate(schema: Json, obj: KObject, old: KObject | undefined): FieldError[];
-}
-
-function asObject(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -52,7 +40,7 @@ function generationContent(obj: KObject, statusApart: boolean): Json {
 }
 
 /** The strategy of one version of a custom kind. */
-function customStrategy(schema: Json | undefined, statusApart: boolean, checks: CustomSchemaChecks): Strategy {
+function customStrategy(schema: Json | undefined, statusApart: boolean): Strategy {
   return {
     allowCreateOnUpdate: false,
     prepareForCreate(obj) {
@@ -64,10 +52,10 @@ function customStrategy(schema: Json | undefined, statusApart: boolean, checks: 
       obj.metadata.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);
     },
     applyDefaults(obj) {
-      if (schema !== undefined) checks.applyDefaults(schema, obj);
+      if (schema !== undefined) customSchemaChecks.applyDefaults(schema, obj);
     },
-    validateCreate: (obj) => (schema === undefined ? [] : checks.validate(schema, obj, undefined)),
-    validateUpdate: (obj, old) => (schema === undefined ? [] : checks.validate(schema, obj, old)),
+    validateCreate: (obj) => (schema === undefined ? [] : customSchemaChecks.validate(schema, obj, undefined)),
+    validateUpdate: (obj, old) => (schema === undefined ? [] : customSchemaChecks.validate(schema, obj, old)),
   };
 }
 
@@ -77,7 +65,7 @@ function collectionOf(crd: KObject, group: string, plural: string, namespaced: b
 }
 
 /** The declaration of one version of a CRD (served or not). */
-function declarationOf(crd: KObject, version: Json, checks: CustomSchemaChecks): ResourceDeclaration {
+function declarationOf(crd: KObject, version: Json): ResourceDeclaration {
   const spec = crdSpec(crd);
   const group = text(spec.group) ?? '';
   const names = servedNames(crd);
@@ -98,7 +86,7 @@ function declarationOf(crd: KObject, version: Json, checks: CustomSchemaChecks):
     ...(top.preserveUnknown ? { preserveUnknownFields: true } : {}),
     ...(subresources !== undefined ? { subresources } : {}),
     printerColumns: customPrinterColumns(version),
-    strategy: customStrategy(schema, statusApart, checks),
+    strategy: customStrategy(schema, statusApart),
     custom: true,
     ...(version.deprecated === true ? { deprecationWarning: text(version.deprecationWarning) ?? `${group}/${name} ${names.kind} is deprecated` } : {}),
     storedAs: {
@@ -106,7 +94,7 @@ function declarationOf(crd: KObject, version: Json, checks: CustomSchemaChecks):
       // The stored form differs only in apiVersion; it is serialized at once, never changed.
       toStored: (obj) => ({ ...obj, apiVersion: `${group}/${storage ?? name}` }),
       fromStored: (obj) => {
-        if (schema !== undefined) checks.applyDefaults(schema, obj);
+        if (schema !== undefined) customSchemaChecks.applyDefaults(schema, obj);
         return obj;
       },
     },
@@ -114,14 +102,14 @@ function declarationOf(crd: KObject, version: Json, checks: CustomSchemaChecks):
 }
 
 /** The declarations of a CRD's served versions, in the CRD's order. */
-export function customResourceDeclarations(crd: KObject, checks: CustomSchemaChecks): ResourceDeclaration[] {
-  return crdVersions(crd).filter((v) => v.served === true && typeof v.name === 'string').map((version) => declarationOf(crd, version, checks));
+export function customResourceDeclarations(crd: KObject): ResourceDeclaration[] {
+  return crdVersions(crd).filter((v) => v.served === true && typeof v.name === 'string').map((version) => declarationOf(crd, version));
 }
 
 /** The declaration of the CRD's storage version, served or not: what reaches every object of the kind. */
-export function storageDeclaration(crd: KObject, checks: CustomSchemaChecks): ResourceDeclaration | undefined {
+export function storageDeclaration(crd: KObject): ResourceDeclaration | undefined {
   const storage = crdVersions(crd).find((v) => v.storage === true && typeof v.name === 'string');
-  return storage === undefined ? undefined : declarationOf(crd, storage, checks);
+  return storage === undefined ? undefined : declarationOf(crd, storage);
 }
 
 /** What decides how a CRD is served: a change elsewhere (status conditions, metadata) needs no new declarations. */

@@ -6,7 +6,7 @@
 import { validateRules } from '../../cel/crd-rules.ts';
 import type { StructuralSchema } from '../../cel/schema.ts';
 import { invalidShown, type FieldError } from '../schema/field-errors.ts';
-import type { CustomSchemaChecks } from './custom-resource-declarations.ts';
+import type { KObject } from '../schema/declaration.ts';
 import { applyDefaults } from './schema/defaults.ts';
 import { pruneNonNullableNulls } from './schema/prune.ts';
 import { validateCustomObject } from './schema/validate-object.ts';
@@ -14,14 +14,18 @@ import { validateCustomObject } from './schema/validate-object.ts';
 /** Error types after which kube does not evaluate the rules (its hasBlockingErr). */
 const blocking: ReadonlySet<FieldError['type']> = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
 
-/** The checks every custom kind uses. */
-export const customSchemaChecks: CustomSchemaChecks = {
-  applyDefaults(schema, obj) {
+type Json = Record<string, unknown>;
+
+/** What a custom kind's schema does to its objects: defaulting, and validation with its rules. */
+export const customSchemaChecks = {
+  /** Fills the schema's defaults in place. */
+  applyDefaults(schema: Json, obj: KObject): void {
     // kube's decoder drops a null given for a field that may not be null, unless a default replaces it.
     pruneNonNullableNulls(obj, schema);
     applyDefaults(obj, schema);
   },
-  validate(schema, obj, old) {
+  /** The object's errors against its schema and the schema's rules (`old` on update: transition rules). */
+  validate(schema: Json, obj: KObject, old: KObject | undefined): FieldError[] {
     const errors = validateCustomObject(obj, schema);
     if (errors.some((e) => blocking.has(e.type))) {
       return [...errors, invalidShown('<nil>', '"null"', 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];

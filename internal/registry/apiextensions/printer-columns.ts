@@ -22,6 +22,9 @@ export type CustomCell = string | number | boolean | null;
 type Entry = Record<string, unknown>;
 
 /** Go's %v of a float64 that is not an integer (%g, shortest): exponent form below 1e-4 and from 1e6. */
+/** Go's zero time, which a date column shows as `<unknown>`. */
+const goZeroTime = Date.parse('0001-01-01T00:00:00Z');
+
 function goFloat(value: number): string {
   const [mantissa = '', exponentText = '0'] = value.toExponential().split('e');
   const exponent = Number(exponentText);
@@ -56,7 +59,7 @@ function dateCell(text: string, now: Date): string {
   if (text === '' || text === 'null') return '<unknown>';
   const time = rfc3339.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(time)) return '<invalid>';
-  if (time === Date.parse('0001-01-01T00:00:00Z')) return '<unknown>';
+  if (time === goZeroTime) return '<unknown>';
   return humanDuration(now.getTime() - time);
 }
 

@@ -2,20 +2,16 @@
 // `x-kubernetes-list-type: set` list are unique, and so are the keys of a `map` list's items.
 import { duplicate, invalidShown, type FieldError } from '../../schema/field-errors.ts';
 import { goShown, goSyntax } from './go-values.ts';
+import { canonicalJson } from '../../../patch/json-value.ts';
 import { additionalProperties, isObject, itemsSchema, properties, str, strings, type JsonSchema } from './schema-props.ts';
 
 /** A value's identity as Go compares it: scalars by type and value, compounds by their JSON. */
 function identity(value: unknown): string {
   if (typeof value === 'number') return `${Number.isInteger(value) ? 'i' : 'f'}:${value}`;
-  if (isObject(value) || Array.isArray(value)) return `j:${stableJson(value)}`;
+  if (isObject(value) || Array.isArray(value)) return `j:${canonicalJson(value)}`;
   return `${typeof value}:${String(value)}`;
 }
 
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** The index of each value's second appearance (kube reports one error per duplicated value). */
 function secondAppearances(values: readonly unknown[]): number[] {

@@ -5,10 +5,10 @@
 /** One node of a CRD's OpenAPI v3 schema (JSONSchemaProps), as JSON. */
 export type JsonSchema = Record<string, unknown>;
 
-/** Whether a JSON value is an object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// JSON helpers the schema code shares with the patch layer: one definition of each.
+import { cloneJson, isObject, jsonEqual } from '../../../patch/json-value.ts';
+
+export { isObject, jsonEqual };
 
 /** The schema's `properties` (empty when absent). */
 export function properties(s: JsonSchema): Record<string, JsonSchema> {
@@ -89,17 +89,4 @@ export function fieldSchema(s: JsonSchema | undefined, key: string): JsonSchema 
 }
 
 /** A deep copy of a JSON value. */
-export function deepCopy<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
-}
-
-/** Deep equality of JSON values, object keys in any order. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  }
-  if (!isObject(a) || !isObject(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => k in b && jsonEqual(a[k], b[k]));
-}
+export const deepCopy: <T>(value: T) => T = cloneJson;
