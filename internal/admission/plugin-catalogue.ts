@@ -7,6 +7,9 @@ import type { PluginFactory } from './plugin.ts';
 import { alwaysAdmitPlugin } from './plugins/always-admit/always-admit.ts';
 import { alwaysDenyPlugin } from './plugins/always-deny/always-deny.ts';
 import { alwaysPullImagesPlugin } from './plugins/always-pull-images/always-pull-images.ts';
+import { certificateApprovalPlugin } from './plugins/certificates/certificate-approval.ts';
+import { certificateSigningPlugin } from './plugins/certificates/certificate-signing.ts';
+import { certificateSubjectRestrictionPlugin } from './plugins/certificates/certificate-subject-restriction.ts';
 import { defaultIngressClassPlugin } from './plugins/default-ingress-class/plugin.ts';
 import { defaultStorageClassPlugin } from './plugins/default-storage-class/plugin.ts';
 import { defaultTolerationSecondsPlugin } from './plugins/default-toleration-seconds/plugin.ts';
@@ -42,9 +45,6 @@ import { validatingAdmissionPolicyPlugin } from './policy/validating-admission-p
  * each acts only on a resource orch does not serve yet, so leaving it out changes no answer.
  */
 export const pendingPlugins: ReadonlyMap<string, string> = new Map([
-  ['CertificateApproval', 'CertificateSigningRequests are not served yet'],
-  ['CertificateSigning', 'CertificateSigningRequests are not served yet'],
-  ['CertificateSubjectRestriction', 'CertificateSigningRequests are not served yet'],
   ['ClusterTrustBundleAttest', 'ClusterTrustBundles are not served yet'],
   ['PersistentVolumeLabel', 'it labels cloud-provider volumes; orch has no cloud provider'],
 ]);
@@ -117,6 +117,9 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
     ['OwnerReferencesPermissionEnforcement', ownerReferencesPermissionEnforcementFactory(resourceFinder(deps.registry))],
     ['PersistentVolumeClaimResize', persistentVolumeClaimResizePlugin],
     ['RuntimeClass', runtimeClassPlugin],
+    ['CertificateApproval', certificateApprovalPlugin],
+    ['CertificateSigning', certificateSigningPlugin],
+    ['CertificateSubjectRestriction', certificateSubjectRestrictionPlugin],
     ['DefaultIngressClass', defaultIngressClassPlugin],
     ['DenyServiceExternalIPs', denyServiceExternalIpsPlugin],
     ['MutatingAdmissionWebhook', mutatingWebhookPlugin({ source: mutating, metrics, equivalents })],

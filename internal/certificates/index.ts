@@ -3,3 +3,5 @@ export { createCertificateAuthority, issueCertificate, issuePeerCertificate, imp
 export type { CertificateAndKey, CertificateUsage, IssueOptions } from './pki.ts';
 export { ensureClusterPki, writePair } from './cluster-pki.ts';
 export type { ClusterPki } from './cluster-pki.ts';
+export { parseCertificateRequest, CertificateRequestError } from './certificate-request.ts';
+export type { CertificateRequest } from './certificate-request.ts';

@@ -3,6 +3,7 @@ import { deployments } from './apps/deployments.ts';
 import { replicasets } from './apps/replicasets.ts';
 import { statefulsets } from './apps/statefulsets.ts';
 import { leases } from './coordination/leases.ts';
+import { certificatesigningrequests } from './certificates/certificatesigningrequests.ts';
 import { configmaps } from './core/configmaps.ts';
 import { endpoints } from './core/endpoints.ts';
 import { events } from './core/events.ts';
@@ -81,6 +82,7 @@ export const builtinDeclarations: readonly ResourceDeclaration[] = [
   eventsV1, leases,
   horizontalpodautoscalers, horizontalpodautoscalersV1,
   jobs, cronjobs,
+  certificatesigningrequests,
   roles, clusterroles, rolebindings, clusterrolebindings,
   ingresses, ingressclasses, networkpolicies,
   poddisruptionbudgets,

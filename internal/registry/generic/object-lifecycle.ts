@@ -5,6 +5,7 @@ import { toCauses, type FieldError } from '../schema/field-errors.ts';
 import { validateObjectMeta } from '../schema/metadata-validation.ts';
 import { recordWriteFields } from './managed-fields.ts';
 import { jsonEqual } from '../../patch/json-value.ts';
+import type { UserInfo } from '../../authn/user-info.ts';
 
 // Kubernetes' alphabet for generated names: no vowels (no words) and no look-alike characters.
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -95,8 +96,8 @@ function shapeGuard<T>(decl: ResourceDeclaration, step: () => T): T {
 }
 
 /** Runs the create strategy: prepare, defaults, validation (metadata and kind), canonical form. */
-export function runCreateStrategy(decl: ResourceDeclaration, group: string, obj: KObject): string[] {
-  return shapeGuard(decl, () => createSteps(decl, group, obj));
+export function runCreateStrategy(decl: ResourceDeclaration, group: string, obj: KObject, requester?: UserInfo): string[] {
+  return shapeGuard(decl, () => createSteps(decl, group, obj, requester));
 }
 
 /** Runs the update strategy against the stored object; a write through a view sub-resource validates the update by the view's rules. */
@@ -104,9 +105,9 @@ export function runUpdateStrategy(decl: ResourceDeclaration, group: string, obj:
   return shapeGuard(decl, () => updateSteps(decl, group, obj, old, view));
 }
 
-function createSteps(decl: ResourceDeclaration, group: string, obj: KObject): string[] {
+function createSteps(decl: ResourceDeclaration, group: string, obj: KObject, requester: UserInfo | undefined): string[] {
   const s = decl.strategy;
-  s.prepareForCreate?.(obj);
+  s.prepareForCreate?.(obj, requester);
   s.applyDefaults?.(obj);
   throwIfInvalid(decl, group, obj, [...validateObjectMeta(obj, decl), ...(s.validate?.(obj) ?? []), ...(s.validateCreate?.(obj) ?? [])]);
   s.canonicalize?.(obj);

@@ -1,6 +1,6 @@
 import type { KeyValue, Storage } from '../../storage/storage.ts';
 import { StorageError } from '../../storage/storage.ts';
-import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
+import type { KObject, ResourceDeclaration, SubresourceView } from '../schema/declaration.ts';
 import type { ServedResource } from '../served-resource.ts';
 import { badRequest, conflict, CONFLICT_MODIFIED, internalError, notFound, type GroupResource } from '../errors/status-error.ts';
 import { checkSchema, objectSchema } from '../schema/schema-check.ts';
@@ -122,7 +122,7 @@ export class GenericStore {
       obj.metadata.namespace = namespace;
     }
     prepareCreateMetadata(obj, this.decl, this.context(opts));
-    const warnings = runCreateStrategy(this.decl, this.gr.group, obj);
+    const warnings = runCreateStrategy(this.decl, this.gr.group, obj, writerOf(opts).user);
     await opts.admission?.validate('CREATE', obj, undefined);
     const name = obj.metadata.name ?? '';
     if (opts.dryRun && !this.hooks.beginCreate) return { object: obj, warnings, created: true };
@@ -285,7 +285,7 @@ export class GenericStore {
     }
     const next = await this.admitted('UPDATE', this.withType(this.mergeSubresource(input, old, opts.subresource)), old, opts);
     prepareUpdateMetadata(next, old, this.decl, this.context(opts));
-    const view = opts.subresource === undefined ? undefined : this.decl.subresources?.more?.[opts.subresource]?.view;
+    const view = this.viewOf(opts.subresource);
     const warnings = runUpdateStrategy(this.decl, this.gr.group, next, old, view);
     await opts.admission?.validate('UPDATE', next, old);
     const key = current.key;
@@ -337,9 +337,16 @@ export class GenericStore {
     if (result.decodeErrors.length > 0) throw internalError(`admission produced an object that cannot be decoded: ${result.decodeErrors.join('; ')}`);
   }
 
+  /** The view a write through `subresource` goes by: a declared view sub-resource, or the kind's status view; undefined for a plain status write or the object itself. */
+  private viewOf(subresource: string | undefined): SubresourceView | undefined {
+    if (subresource === undefined) return undefined;
+    if (subresource === 'status') return this.decl.subresources?.statusView;
+    return this.decl.subresources?.more?.[subresource]?.view;
+  }
+
   /** Main writes keep the stored status; status writes change only the status; a view's writes what the view says. */
   private mergeSubresource(input: KObject, old: KObject, subresource: WriteOptions['subresource']): KObject {
-    const view = subresource === undefined ? undefined : this.decl.subresources?.more?.[subresource]?.view;
+    const view = this.viewOf(subresource);
     if (view !== undefined) {
       const next = view.merge(input, old);
       next.metadata.resourceVersion = input.metadata.resourceVersion;

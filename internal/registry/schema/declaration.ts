@@ -1,5 +1,6 @@
 import type { FieldSchema } from './field-schema.ts';
 import type { FieldError } from './field-errors.ts';
+import type { UserInfo } from '../../authn/user-info.ts';
 
 /** An API object as the registry handles it: parsed JSON with a metadata map. */
 export type KObject = Record<string, unknown> & { metadata: ObjectMeta };
@@ -38,8 +39,12 @@ export interface PrinterColumn {
  * them, and validators are pure (they return field errors, never throw).
  */
 export interface Strategy {
-  /** Normalizes a new object before validation (e.g. clears status). */
-  prepareForCreate?(obj: KObject): void;
+  /**
+   * Normalizes a new object before validation (e.g. clears status). `requester` is the request's
+   * user (after impersonation), absent for the server's own writes: kube's PrepareForCreate reads it
+   * from the request context (a CSR records who asked), before validating admission sees the object.
+   */
+  prepareForCreate?(obj: KObject, requester?: UserInfo): void;
   /** Fills defaults (on create and update). */
   applyDefaults?(obj: KObject): void;
   /** Validates an object on create and on update. */
@@ -66,6 +71,12 @@ export interface Strategy {
 export interface Subresources {
   /** `status`: writes through it change only `.status`; main writes keep the stored status. */
   readonly status?: boolean;
+  /**
+   * How a status write changes the stored object when the kind's status strategy does more than
+   * take `.status` (CertificateSigningRequests keep their approval conditions): the view's merge
+   * and validateUpdate stand in for the plain status merge and the kind's validateUpdate.
+   */
+  readonly statusView?: SubresourceView;
   /** `finalize` (namespaces): PUT replaces only spec.finalizers. */
   readonly finalize?: boolean;
   /** `scale`: an autoscaling/v1 Scale view of the replicas. */

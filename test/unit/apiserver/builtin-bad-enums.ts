@@ -33,6 +33,7 @@ const badEnums: Record<string, BadEnum> = {
   'events/Event': { path: ['type'], value: 'Info', field: 'type' },
   'batch/Job': { path: ['spec', 'completionMode'], value: 'Numbered', field: 'spec.completionMode' },
   'batch/CronJob': { path: ['spec', 'concurrencyPolicy'], value: 'Queue', field: 'spec.concurrencyPolicy' },
+  'certificates/CertificateSigningRequest': { path: ['spec', 'usages'], value: ['telepathy'], field: 'spec.usages[0]' },
   'rbac.authorization/RoleBinding': { path: ['subjects', 0, 'kind'], value: 'Robot', field: 'subjects[0].kind' },
   'rbac.authorization/ClusterRoleBinding': { path: ['subjects', 0, 'kind'], value: 'Robot', field: 'subjects[0].kind' },
   'networking/Ingress': { path: ['spec', 'rules', 0, 'http', 'paths', 0, 'pathType'], value: 'Regex', field: 'spec.rules[0].http.paths[0].pathType' },

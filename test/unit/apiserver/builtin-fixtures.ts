@@ -33,6 +33,8 @@ const fixtures: Record<string, Json> = {
   'events/Event': { metadata: { name: 'fixture.2' }, eventTime, reportingController: 'example.com/fixture', reportingInstance: 'fixture-1', action: 'Create', reason: 'Created', note: 'created', type: 'Normal', regarding: { kind: 'Pod', namespace: 'default', name: 'fixture' } },
   'coordination/Lease': { metadata: { name: 'fixture' }, spec: { holderIdentity: 'fixture-1', leaseDurationSeconds: 15, acquireTime: eventTime, renewTime: eventTime, leaseTransitions: 0 } },
   '/PodTemplate': { metadata: { name: 'fixture' }, template: podTemplate },
+  // A P-256 request for CN=fixture made by openssl (PEM, base64 as JSON carries bytes).
+  'certificates/CertificateSigningRequest': { metadata: { name: 'fixture' }, spec: { request: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlITk1IUUNBUUF3RWpFUU1BNEdBMVVFQXd3SFptbDRkSFZ5WlRCWk1CTUdCeXFHU000OUFnRUdDQ3FHU000OQpBd0VIQTBJQUJCamxtNXRXRTZ6Vmo4MGN0Z3hnN1YwQW80eHBYN0tGSVowakZNaHZmN2lTWnRxTGdYem5NRkZGCkxIeDJpNUs4UlgzR0ZHTHZZZ1R3YitQWDEzV3lHSytnQURBS0JnZ3Foa2pPUFFRREFnTkpBREJHQWlFQXpyTi8Kb2YvZzdCZE1WTjdRc2VYZU80bWRFNFN3ZVRqTGkzeU1ZRFc3a0RzQ0lRQ1BsNmxXcUxsNnRYdDUyR2QrZWhBTwp6OUdoMmpreGdUR0RqVlNRTGY2T09nPT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg==', signerName: 'example.com/fixture', usages: ['digital signature', 'client auth'], expirationSeconds: 3600 } },
   '/ReplicationController': { metadata: { name: 'fixture' }, spec: { replicas: 1, selector: labels, template: podTemplate } },
   // Read-only (the server answers it): read back by this name, never written.
   '/ComponentStatus': { metadata: { name: 'etcd-0' } },

@@ -42,7 +42,7 @@ test('/api, /apis and group-version resource lists derive from the declarations 
   assert.deepEqual(api.versions, ['v1']);
   const apis = (await s.client.call('GET', '/apis')).json as { groups: { name: string; preferredVersion: { groupVersion: string } }[] };
   assert.deepEqual(apis.groups.map((g) => g.name).sort(), [
-    'admissionregistration.orch.dev', 'apiextensions.orch.dev', 'apiregistration.orch.dev', 'apps', 'authentication.orch.dev', 'authorization.orch.dev', 'autoscaling', 'batch', 'coordination.orch.dev', 'discovery.orch.dev', 'events.orch.dev', 'flowcontrol.apiserver.orch.dev',
+    'admissionregistration.orch.dev', 'apiextensions.orch.dev', 'apiregistration.orch.dev', 'apps', 'authentication.orch.dev', 'authorization.orch.dev', 'autoscaling', 'batch', 'certificates.orch.dev', 'coordination.orch.dev', 'discovery.orch.dev', 'events.orch.dev', 'flowcontrol.apiserver.orch.dev',
     'networking.orch.dev', 'node.orch.dev', 'policy', 'rbac.authorization.orch.dev', 'scheduling.orch.dev', 'storage.orch.dev',
   ]);
   const core = (await s.client.call('GET', '/api/v1')).json as { groupVersion: string; resources: Json[] };
