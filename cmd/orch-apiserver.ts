@@ -45,8 +45,15 @@ const replica = await startReplica({
   authorization: flags.authorization,
   admission: flags.admission,
   serving: flags.serving,
+  controllers: flags.controllers,
+  signing: flags.signing,
   ...(plantedBug === 'stale-reads' ? { testingServeConsistentReadsLocally: true } : {}),
   log,
+}).catch((error: unknown) => {
+  // A file a flag names that cannot be used (a signing CA whose key does not match, a token file
+  // with a bad line): one line naming it, not a stack.
+  console.error(`orch-apiserver: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 });
 log(`serving https://${flags.advertiseAddress.host}:${replica.api.port}, peers on ${flags.peerAddress}`);
 if (plantedBug === 'stale-reads') log('TEST ONLY planted bug stale-reads: consistent reads skip ReadIndex');

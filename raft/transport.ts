@@ -207,7 +207,8 @@ export class Transport {
   /** The authenticated peer's id (certificate CN), or null (and the call is refused) when it is not a peer. */
   private authorizedPeer(call: { getAuthContext(): { sslPeerCertificate?: PeerCertificate } | null }, deny: (status: Partial<grpc.StatusObject>) => void): NodeId | null {
     const cn = call.getAuthContext()?.sslPeerCertificate?.subject?.CN;
-    const name = Array.isArray(cn) ? cn[0] : cn;
+    // Several CNs: the last, as Go and the API's client-certificate authenticator read a subject.
+    const name = Array.isArray(cn) ? cn[cn.length - 1] : cn;
     const allowed = name !== undefined && (this.opts.authorizePeer ? this.opts.authorizePeer(name) : this.peers.has(name) || name === this.opts.id);
     if (allowed) return name;
     deny({ code: grpc.status.PERMISSION_DENIED, details: `certificate subject ${JSON.stringify(name ?? '')} is not a Raft peer` });

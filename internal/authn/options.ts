@@ -95,7 +95,10 @@ export interface AuthenticationOptions {
   readonly tokenSuccessCacheTtlSeconds?: number;
   /** How long a bearer token's failure is cached (no flag; kube-apiserver's built-in 0). */
   readonly tokenFailureCacheTtlSeconds?: number;
-  /** --enable-bootstrap-token-auth: not built yet (comes with the certificates issue); true is refused. */
+  /**
+   * --enable-bootstrap-token-auth (default false): bearer tokens `<id>.<secret>` backed by Secrets
+   * `bootstrap-token-<id>` in kube-system or orch-system (kube-system's wins when both hold one).
+   */
   readonly enableBootstrapTokenAuth?: boolean;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The cluster's PKI on disk: one CA and one peer certificate per replica, created on first
- * start and reused afterwards, so a restarted replica keeps its identity.
+ * The cluster's PKI on disk: one CA and one peer certificate per replica, and the signing CA of
+ * certificate requests, created on first start and reused afterwards, so a restarted replica keeps
+ * its identity.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +11,12 @@ import type { CertificateAndKey } from './pki.ts';
 /** The CA and each replica's peer certificate, PEM. */
 export interface ClusterPki {
   readonly ca: CertificateAndKey;
+  /**
+   * The CA the built-in CSR signers sign with by default (`signing-ca.crt`, `signing-ca.key`). Not
+   * the cluster CA: that one's certificates are Raft peers' when their CN names a replica, and a
+   * requester chooses the CN of what a signer issues.
+   */
+  readonly signingCa: CertificateAndKey;
   readonly replicas: Readonly<Record<string, CertificateAndKey>>;
   /** The directory holding `ca.crt`, `ca.key`, `<name>.crt`, `<name>.key`. */
   readonly dir: string;
@@ -45,6 +52,11 @@ export async function ensureClusterPki(dir: string, replicaNames: readonly strin
     ca = await createCertificateAuthority('orch-cluster-ca');
     await writePair(dir, 'ca', ca);
   }
+  let signingCa = await readPair(dir, 'signing-ca');
+  if (!signingCa) {
+    signingCa = await createCertificateAuthority('orch-signing-ca');
+    await writePair(dir, 'signing-ca', signingCa);
+  }
   const replicas: Record<string, CertificateAndKey> = {};
   for (const name of replicaNames) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new Error(`assert: bad replica name ${JSON.stringify(name)}`);
@@ -55,5 +67,5 @@ export async function ensureClusterPki(dir: string, replicaNames: readonly strin
     }
     replicas[name] = pair;
   }
-  return { ca, replicas, dir };
+  return { ca, signingCa, replicas, dir };
 }

@@ -11,6 +11,16 @@ import { createServiceAllocationRepair } from './service-allocation-repair.ts';
 import { createServiceAccountController } from './serviceaccounts/default-service-account.ts';
 import { createRootCaPublisher } from './serviceaccounts/root-ca-publisher.ts';
 import { createLegacyTokenController, type LegacyTokenOptions } from './serviceaccounts/legacy-token-secrets.ts';
+import { createBootstrapSigner } from './bootstrap/bootstrap-signer.ts';
+import { clusterInfoPublisherName, createClusterInfoPublisher, type ClusterInfoOptions } from './bootstrap/cluster-info.ts';
+import { createTokenCleaner } from './bootstrap/token-cleaner.ts';
+import { defaultControllerSelection, type ControllerSelection } from './controller-selection.ts';
+import { crdFinalizerName } from './apiextensions/crd-finalizer-controller.ts';
+import { crdNamingName } from './apiextensions/crd-naming-controller.ts';
+import { serviceAllocationRepairName } from './service-allocation-repair.ts';
+import { createCsrApprovingController } from './certificates/csr-approving-controller.ts';
+import { createCsrCleanerController } from './certificates/csr-cleaner-controller.ts';
+import { createCsrSigningController, type CsrSigningOptions } from './certificates/csr-signing-controller.ts';
 
 /** What some controllers publish, given by the replica. */
 export interface ControllerInputs {
@@ -24,6 +34,28 @@ export interface ControllerInputs {
    * service-account token issuer). Absent: the tokens controller does not run.
    */
   readonly issueLegacyToken?: LegacyTokenOptions['issueToken'];
+  /**
+   * ConfigMap cluster-info's API URL and CA, and whether kubeadm's join bindings are made too
+   * (--enable-bootstrap-token-auth). Absent: the cluster-info publisher does not run.
+   */
+  readonly clusterInfo?: ClusterInfoOptions;
+  /** `--controllers`: which of the controller manager's controllers run (default `*`). */
+  readonly selection?: ControllerSelection;
+  /**
+   * The certificate signers' CAs and duration (the --cluster-signing-* flags). Absent: csrsigning
+   * does not run (kube-controller-manager without signing files).
+   */
+  readonly csrSigning?: CsrSigningOptions;
+}
+
+/** Part of kube-apiserver itself (or, cluster-info, of kubeadm init), not of the controller manager: `--controllers` does not reach them. */
+const apiServerControllers: ReadonlySet<string> = new Set([serviceAllocationRepairName, crdNamingName, crdFinalizerName, clusterInfoPublisherName]);
+
+/** The name `--controllers` knows a controller by, where orch's differs. */
+const selectionNames: Readonly<Record<string, string>> = { 'garbage-collector': 'garbagecollector' };
+
+function selected(controller: Controller, selection: ControllerSelection): boolean {
+  return apiServerControllers.has(controller.name) || selection.enabled(selectionNames[controller.name] ?? controller.name);
 }
 
 /**
@@ -48,12 +80,19 @@ export function createControllers(deps: ControllerDeps, inputs: ControllerInputs
     createServiceAccountController(as(deps, 'service-account-controller')),
     createClusterRoleAggregationController(as(deps, 'clusterrole-aggregation-controller')),
     createResourceQuotaController(as(deps, 'resourcequota-controller')),
+    createCsrApprovingController(as(deps, 'certificate-controller')),
+    createCsrCleanerController(as(deps, 'certificate-controller')),
   ];
+  if (inputs.csrSigning !== undefined) controllers.push(createCsrSigningController(as(deps, 'certificate-controller'), inputs.csrSigning));
   if (inputs.rootCaBundle !== undefined) controllers.push(createRootCaPublisher(as(deps, 'root-ca-cert-publisher'), { rootCaBundle: inputs.rootCaBundle }));
+  controllers.push(createBootstrapSigner(as(deps, 'bootstrap-signer')), createTokenCleaner(as(deps, 'token-cleaner')));
+  // kubeadm init's part (cluster-info and its RBAC): the server's authority, as kubeadm acts with the admin's.
+  if (inputs.clusterInfo !== undefined) controllers.push(createClusterInfoPublisher(deps, inputs.clusterInfo));
   if (inputs.issueLegacyToken !== undefined) {
     // As kube-controller-manager, whose tokens controller uses its own credentials, not a per-controller account.
     const own = deps.authorizer === undefined ? deps : { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerManagerUser) };
     controllers.push(createLegacyTokenController(own, { issueToken: inputs.issueLegacyToken, rootCaBundle: inputs.rootCaBundle ?? '' }));
   }
-  return controllers;
+  const selection = inputs.selection ?? defaultControllerSelection;
+  return controllers.filter((controller) => selected(controller, selection));
 }

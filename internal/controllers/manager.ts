@@ -1,7 +1,11 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Gauge, type Registry } from 'prom-client';
 import type { Controller } from './controller.ts';
 import { controllerStopWaitMs, leadershipPollMs, restartBackoffMsMax, restartBackoffMsMin } from './limits.ts';
+
+/** How many listeners one controller may hold on the session's signal at once before node warns. */
+const listenersPerController = 8;
 
 /** Options of a controller manager. */
 export interface ControllerManagerOptions {
@@ -82,6 +86,9 @@ export class ControllerManager {
 
   private startSession(): void {
     const abort = new AbortController();
+    // Every controller listens on the session's signal a few times at once (its sleeps, its
+    // watches): node's default of 10 listeners would warn of a leak that is not one.
+    setMaxListeners(this.options.controllers.length * listenersPerController, abort.signal);
     this.options.log(`controllers: leading, starting ${this.options.controllers.map((c) => c.name).join(', ')}`);
     const done = Promise.all(this.options.controllers.map((c) => this.supervise(c, abort.signal))).then(() => undefined);
     this.session = { abort, done };

@@ -1,6 +1,6 @@
 // The replica's authentication flags, as kube-apiserver 1.28 names them
 // (pkg/kubeapiserver/options/authentication.go): client certificates, the token file, service
-// accounts, OIDC, the token webhook, the authenticating proxy and anonymous requests. Lists take
+// accounts, bootstrap tokens, OIDC, the token webhook, the authenticating proxy and anonymous requests. Lists take
 // Go's StringSlice form: repeat the flag or separate values with commas. Booleans take
 // `--flag`, `--flag=true` or `--flag=false`.
 import type { AuthenticationOptions, OidcOptions, RequestHeaderOptions, TokenWebhookOptions } from '../authn/index.ts';
@@ -19,13 +19,14 @@ export interface AuthenticationFlags {
 }
 
 /** The boolean flags: `--flag` alone means true (normalizeBooleanFlags rewrites it for parseArgs). */
-const booleanFlags = ['anonymous-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
+const booleanFlags = ['anonymous-auth', 'service-account-lookup', 'service-account-extend-token-expiration', 'enable-bootstrap-token-auth'] as const;
 
 /** The parseArgs options of the authentication flags. */
 export const authenticationFlagOptions = {
   'admin-token-file': { type: 'string' },
   'anonymous-auth': { type: 'string', default: 'true' },
   'client-ca-file': { type: 'string' },
+  'enable-bootstrap-token-auth': { type: 'string', default: 'false' },
   'token-auth-file': { type: 'string' },
   'api-audiences': { type: 'string', multiple: true },
   'service-account-key-file': { type: 'string', multiple: true },
@@ -180,6 +181,7 @@ export function parseAuthenticationFlags(values: AuthenticationFlagValues, autho
     ...(oidc === undefined ? {} : { oidc }),
     ...(tokenWebhook === undefined ? {} : { tokenWebhook }),
     ...(requestHeader === undefined ? {} : { requestHeader }),
+    ...(parseBoolean(values['enable-bootstrap-token-auth'], 'enable-bootstrap-token-auth', false, parsing) ? { enableBootstrapTokenAuth: true } : {}),
   };
   return { options, adminTokenFile: nonEmpty(values['admin-token-file']) ?? null, warnings };
 }

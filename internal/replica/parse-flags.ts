@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { authenticationFlagOptions, normalizeBooleanFlags, parseAuthenticationFlags, type AuthenticationFlags } from './authentication-flags.ts';
 import { admissionFlagOptions, parseAdmissionFlags, type AdmissionFlags } from './admission-flags.ts';
 import { parseServingFlags, servingFlagOptions } from './serving-flags.ts';
+import { parseSigningFlags, signingFlagOptions, type SigningFlags } from './signing-flags.ts';
+import { parseControllerSelection, type ControllerSelection } from '../controllers/controller-selection.ts';
 import type { ServingOptions } from '../registry/resource-registry.ts';
 import { authorizationFlagOptions, parseAuthorizationFlags, type AuthorizationFlags } from './authorization-flags.ts';
 import { defaultServiceClusterIpRange, defaultServiceNodePortRange, serviceNetwork, type ServiceNetwork } from '../registry/core/service/network.ts';
@@ -33,6 +35,10 @@ export interface ReplicaFlags {
   readonly serving: ServingOptions;
   /** --client-ca-file, --token-auth-file, --service-account-*, --oidc-*, --requestheader-*, --anonymous-auth, --admin-token-file ... */
   readonly authentication: AuthenticationFlags;
+  /** --controllers: which of kube-controller-manager's controllers the replica runs while it leads. */
+  readonly controllers: ControllerSelection;
+  /** --cluster-signing-*: the CA of each certificate signer and --cluster-signing-duration. */
+  readonly signing: SigningFlags;
 }
 
 /** A flag that cannot be used; the message names it and says what is expected. */
@@ -103,6 +109,14 @@ function parseServiceNetwork(clusterIpRange: string, nodePortRange: string): Ser
   }
 }
 
+function parseControllers(text: string): ControllerSelection {
+  try {
+    return parseControllerSelection(text);
+  } catch (error) {
+    throw new FlagError(`--controllers: ${(error as Error).message}`);
+  }
+}
+
 /** Parses and validates the flags of cmd/orch-apiserver. Throws FlagError with a usable message. */
 export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
   const { values } = parseArgs({
@@ -124,10 +138,12 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       'snapshot-catch-up-entries': { type: 'string' },
       'service-cluster-ip-range': { type: 'string', default: defaultServiceClusterIpRange },
       'service-node-port-range': { type: 'string', default: defaultServiceNodePortRange },
+      controllers: { type: 'string', default: '*' },
       ...authorizationFlagOptions,
       ...admissionFlagOptions,
       ...servingFlagOptions,
       ...authenticationFlagOptions,
+      ...signingFlagOptions,
     },
     strict: true,
   });
@@ -159,5 +175,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     admission: parseAdmissionFlags(values, (message) => new FlagError(message)),
     serving: parseServingFlags(values, values['api-domain'], (message) => new FlagError(message)),
     authentication: parseAuthenticationFlags(values, authorization.modes, { parseDurationMs, makeError: (message) => new FlagError(message) }),
+    controllers: parseControllers(values.controllers),
+    signing: parseSigningFlags(values, parseDurationMs, (message) => new FlagError(message)),
   };
 }

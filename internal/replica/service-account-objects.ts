@@ -14,12 +14,16 @@ export interface ServedStores {
   readonly stores: ReadonlyMap<ServedResource, GenericStore>;
 }
 
-async function getObject(served: ServedStores | undefined, plural: string, namespace: string, name: string): Promise<KObject | undefined> {
+/**
+ * A core/v1 object, read locally first and confirmed by a consistent read when missing (unless
+ * `localOnly`: this replica's copy alone, as an informer's cache answers); undefined when it does not exist.
+ */
+export async function getObject(served: ServedStores | undefined, plural: string, namespace: string, name: string, localOnly = false): Promise<KObject | undefined> {
   if (served === undefined) throw new Error('the API server is not started yet');
   const resource = served.registry.find('', 'v1', plural);
   const store = resource && served.stores.get(resource);
   if (store === undefined) throw new Error(`assert: no store for ${plural}`);
-  for (const resourceVersion of ['0', undefined]) {
+  for (const resourceVersion of localOnly ? ['0'] : ['0', undefined]) {
     try {
       return await store.get(namespace, name, resourceVersion);
     } catch (error) {

@@ -3,8 +3,10 @@ import type { RaftNode } from '../../raft/node.ts';
 import { createApiServer, type ApiServer } from '../apiserver/index.ts';
 import { buildAuthenticator, defaultAuthenticationOptions, systemMasters, type Authentication, type AuthenticationOptions, type StaticToken } from '../authn/index.ts';
 import { storeObjectGetter } from './service-account-objects.ts';
+import { storeBootstrapTokenGetter } from './bootstrap-token-secrets.ts';
 import { createControllers } from '../controllers/controllers.ts';
 import { ControllerManager } from '../controllers/manager.ts';
+import type { ControllerSelection } from '../controllers/controller-selection.ts';
 import { ensureClusterPki } from '../certificates/index.ts';
 import type { ServiceNetwork } from '../registry/core/service/network.ts';
 import { openRaftStorage } from '../storage/raft-storage.ts';
@@ -13,6 +15,7 @@ import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
 import { registerRaftTimings, registerReplicaGauges } from './replica-metrics.ts';
 import type { AuthorizationFlags } from './authorization-flags.ts';
 import type { AdmissionFlags } from './admission-flags.ts';
+import { defaultSigningFlags, loadSigningAuthorities, type SigningFlags } from './signing-flags.ts';
 import type { ServingOptions } from '../registry/resource-registry.ts';
 import { loadWebhookKubeconfig } from '../authz/webhook/webhook-config.ts';
 import { leadershipHandOffMs, quorumCheckTimeoutMs } from './limits.ts';
@@ -47,6 +50,10 @@ export interface ReplicaOptions {
   readonly admission?: AdmissionFlags;
   /** --runtime-config and --feature-gates (default: kube-apiserver 1.28's served group versions). */
   readonly serving?: ServingOptions;
+  /** --controllers: which controllers run while this replica leads (default `*`). */
+  readonly controllers?: ControllerSelection;
+  /** --cluster-signing-*: the certificate signers' CAs and duration (default: the cluster CA, one year). */
+  readonly signing?: SigningFlags;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
   readonly log: (message: string, err?: unknown) => void;
@@ -74,6 +81,9 @@ export interface Replica {
  */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const pki = await ensureClusterPki(options.pkiDir, [options.name]);
+  // The signers' CAs are read now: a bad file stops the replica before it serves.
+  const signing = options.signing ?? defaultSigningFlags();
+  const csrSigning = { authorities: await loadSigningAuthorities(signing, pki), durationMs: signing.durationMs };
   const identity = pki.replicas[options.name];
   if (identity === undefined) throw new Error(`assert: no certificate for ${options.name}`);
   const metricsRegistry = new Registry();
@@ -136,6 +146,10 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     // kube-root-ca.crt publishes the CA that signs the API's serving certificate (the cluster CA).
     controllers: createControllers({ registry: served.registry, stores: served.stores, authorizer: served.authorization.authorizer, log: options.log }, {
       rootCaBundle: pki.ca.cert,
+      // cluster-info: this replica's API URL (written once, by the first leader) and the cluster CA.
+      clusterInfo: { apiServerUrl: apiServerUrl(options.api.host, served.port), caBundle: pki.ca.cert, bootstrapTokenAuth: options.authentication?.enableBootstrapTokenAuth === true },
+      csrSigning,
+      ...(options.controllers === undefined ? {} : { selection: options.controllers }),
       ...(authn.tokenIssuer === undefined ? {} : { issueLegacyToken: (account, secret) => authn.tokenIssuer?.issueLegacyToken(account, secret) ?? '' }),
     }),
     isLeader: () => raft.isLeader(),
@@ -174,8 +188,14 @@ function buildReplicaAuthentication(options: ReplicaOptions, api: () => ApiServe
   const admin: StaticToken[] = options.adminToken === undefined ? [] : [{ token: options.adminToken, user: { username: 'orch-admin', uid: '', groups: [systemMasters], extra: {} } }];
   return buildAuthenticator({ ...flags, staticTokens: [...(flags.staticTokens ?? []), ...admin] }, {
     serviceAccountGetter: storeObjectGetter(api),
+    bootstrapTokenGetter: storeBootstrapTokenGetter(api),
     warn: (message) => options.log(`authentication: ${message}`),
   });
+}
+
+/** The URL clients reach the API at: https, the listen host (IPv6 in brackets) and the bound port. */
+function apiServerUrl(host: string, port: number): string {
+  return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** The API server's authorization from the flags: the modes, and the webhook's connection read from its kubeconfig file. */

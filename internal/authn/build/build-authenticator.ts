@@ -1,6 +1,6 @@
 // Turns the flags into the authenticator chain in kube-apiserver's order: authenticating proxy,
 // client certificates, bearer tokens in the Authorization header or a WebSocket subprotocol (token
-// file, legacy and bound service accounts, OIDC, webhook), then `system:authenticated` added, then anonymous for requests nobody had an opinion on.
+// file, legacy and bound service accounts, bootstrap tokens, OIDC, webhook), then `system:authenticated` added, then anonymous for requests nobody had an opinion on.
 import type { X509Certificate } from 'node:crypto';
 import * as path from 'node:path';
 import { anonymousAuthenticator } from '../anonymous.ts';
@@ -8,6 +8,7 @@ import { audienceAgnosticToken } from '../audience-agnostic.ts';
 import { authenticatedGroupAdder, withAuthenticatedGroup } from '../authenticated-group.ts';
 import type { RequestAuthenticator, RequestHeaders, TokenAuthenticator } from '../authenticator.ts';
 import { bearerTokenAuthenticator } from '../bearertoken/bearer-token.ts';
+import { bootstrapTokenAuthenticator, type BootstrapTokenSecretGetter } from '../bootstrap/token-authenticator.ts';
 import { sendOutboundRequest } from '../https-client.ts';
 import type { OutboundRequest, OutboundResponse } from '../https-client.ts';
 import { OidcAuthenticator } from '../oidc/oidc-authenticator.ts';
@@ -33,6 +34,8 @@ import { clientCertificateAuthenticator } from '../x509/client-certificate.ts';
 export interface AuthenticationDependencies {
   /** Reads ServiceAccounts, Pods and Secrets; required with --service-account-issuer or --service-account-lookup and key files. */
   readonly serviceAccountGetter?: ServiceAccountObjectGetter;
+  /** Reads bootstrap token Secrets; required with --enable-bootstrap-token-auth. */
+  readonly bootstrapTokenGetter?: BootstrapTokenSecretGetter;
   /** Milliseconds since the epoch (default Date.now). */
   readonly clock?: () => number;
   /** Outbound HTTPS (default node:https). */
@@ -71,8 +74,8 @@ export interface Authentication {
 
 interface Context {
   readonly options: AuthenticationOptions;
-  readonly deps: Required<Omit<AuthenticationDependencies, 'serviceAccountGetter' | 'onLegacyTokenUsed'>> &
-    Pick<AuthenticationDependencies, 'serviceAccountGetter' | 'onLegacyTokenUsed'>;
+  readonly deps: Required<Omit<AuthenticationDependencies, 'serviceAccountGetter' | 'onLegacyTokenUsed' | 'bootstrapTokenGetter'>> &
+    Pick<AuthenticationDependencies, 'serviceAccountGetter' | 'onLegacyTokenUsed' | 'bootstrapTokenGetter'>;
   readonly apiAudiences: readonly string[];
 }
 
@@ -100,6 +103,10 @@ async function buildTokenAuthenticators(context: Context): Promise<{ tokens: Tok
   }
   const serviceAccounts = await buildServiceAccountAuthentication(options.serviceAccounts, apiAudiences, deps.serviceAccountGetter, deps.clock, deps.onLegacyTokenUsed);
   tokens.push(...serviceAccounts.tokenAuthenticators);
+  if (options.enableBootstrapTokenAuth === true) {
+    if (deps.bootstrapTokenGetter === undefined) throw new Error('assert: --enable-bootstrap-token-auth needs a bootstrap token Secret getter');
+    tokens.push(audienceAgnosticToken(bootstrapTokenAuthenticator({ getter: deps.bootstrapTokenGetter, clock: deps.clock }), apiAudiences));
+  }
   const oidc = options.oidc === undefined ? undefined : await buildOidc(options.oidc, context);
   if (oidc !== undefined) tokens.push(audienceAgnosticToken(oidc, apiAudiences));
   if (options.tokenWebhook !== undefined) {
@@ -150,8 +157,8 @@ export async function buildAuthenticator(options: AuthenticationOptions, depende
     warn: dependencies.warn ?? (() => {}),
     ...(dependencies.serviceAccountGetter === undefined ? {} : { serviceAccountGetter: dependencies.serviceAccountGetter }),
     ...(dependencies.onLegacyTokenUsed === undefined ? {} : { onLegacyTokenUsed: dependencies.onLegacyTokenUsed }),
+    ...(dependencies.bootstrapTokenGetter === undefined ? {} : { bootstrapTokenGetter: dependencies.bootstrapTokenGetter }),
   };
-  if (options.enableBootstrapTokenAuth === true) throw new Error('--enable-bootstrap-token-auth is not supported yet');
   const context: Context = { options, deps, apiAudiences: effectiveApiAudiences(options) };
   const { members, headerNames, certificateAuthorities } = await buildRequestAuthenticators(context);
   const { tokens, issuer, oidc } = await buildTokenAuthenticators(context);

@@ -56,13 +56,13 @@ export function bootstrapClusterRoleBindingObjects(apiDomain = 'k8s.io'): KObjec
   });
 }
 
-/** The default Roles of kube-system and kube-public as objects to create or reconcile (their namespaces must exist). */
+/** The default Roles of kube-system, kube-public (and orch-system, orch-public) as objects to create or reconcile (their namespaces must exist). */
 export function bootstrapRoleObjects(apiDomain = 'k8s.io'): KObject[] {
   const apiVersion = `rbac.authorization.${apiDomain}/v1`;
   return bootstrapRoles.map((role) => ({ apiVersion, kind: 'Role', metadata: metadata(role.name, {}, role.namespace), rules: role.rules.map((r) => ruleJson(r, apiDomain)) }));
 }
 
-/** The default RoleBindings of kube-system and kube-public as objects to create or reconcile. */
+/** The default RoleBindings of kube-system, kube-public (and orch-system, orch-public) as objects to create or reconcile. */
 export function bootstrapRoleBindingObjects(apiDomain = 'k8s.io'): KObject[] {
   const group = `rbac.authorization.${apiDomain}`;
   return bootstrapRoleBindings.map((b) => ({

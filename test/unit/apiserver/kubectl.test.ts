@@ -16,7 +16,7 @@ test('kubectl works against a single server: get, create, -o yaml, api-resources
   const { dir } = session;
   const kubectl = session.run;
   // kube-public and kube-system: the bootstrap RBAC policy's Roles live there, and it makes them as kube-apiserver's does.
-  assert.match(await kubectl('get', 'namespaces'), /^NAME\s+STATUS\s+AGE\ndefault\s+Active\s+\d+s\nkube-public\s+Active\s+\d+s\nkube-system\s+Active\s+\d+s\n$/);
+  assert.match(await kubectl('get', 'namespaces'), /^NAME\s+STATUS\s+AGE\ndefault\s+Active\s+\d+s\nkube-public\s+Active\s+\d+s\nkube-system\s+Active\s+\d+s\norch-public\s+Active\s+\d+s\norch-system\s+Active\s+\d+s\n$/);
   assert.equal(await kubectl('create', 'configmap', 'c1', '--from-literal=a=b'), 'configmap/c1 created\n');
   const yaml = await kubectl('get', 'cm', 'c1', '-o', 'yaml');
   assert.match(yaml, /^apiVersion: v1\ndata:\n {2}a: b\nkind: ConfigMap\n/);

@@ -159,7 +159,7 @@ describe('buildAuthenticator refuses flags that do not fit', () => {
     ['issuers without key files', { serviceAccounts: { ...sa(), keyFiles: [], signingKeyFile: undefined } }, /--service-account-key-file is required/],
     ['a signing key without an issuer', { serviceAccounts: { ...sa(), issuers: [] } }, /--service-account-issuer is required/],
     ['a signing key not among the verification keys', { serviceAccounts: { ...sa(), keyFiles: [file('other.pub')] } }, /its public key is not in any --service-account-key-file/],
-    ['bootstrap tokens (not built yet)', { enableBootstrapTokenAuth: true }, /not supported yet/],
+    ['bootstrap tokens without a Secret getter', { enableBootstrapTokenAuth: true }, /needs a bootstrap token Secret getter/],
     ['an http OIDC issuer', { oidc: { issuerUrl: 'http://idp', clientId: 'x' } }, /require 'https'/],
   ];
   for (const [what, extra, error] of cases) {

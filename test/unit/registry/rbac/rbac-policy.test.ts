@@ -36,7 +36,7 @@ test('three replicas reconciling the bootstrap policy at once all finish, and ea
   await Promise.all([1, 2, 3].map(() => reconcileBootstrapPolicy({ ...rbac, namespaces }, 'k8s.io')));
   assert.equal((await rbac.clusterRoles.list(undefined, {})).items.length, bootstrapClusterRoleObjects().length);
   assert.equal((await rbac.clusterRoleBindings.list(undefined, {})).items.length, bootstrapClusterRoleBindingObjects().length);
-  assert.deepEqual((await namespaces.list(undefined, {})).items.map((n) => n.metadata.name).sort(), ['kube-public', 'kube-system']);
+  assert.deepEqual((await namespaces.list(undefined, {})).items.map((n) => n.metadata.name).sort(), ['kube-public', 'kube-system', 'orch-public', 'orch-system']);
   await storage.close();
 });
 
