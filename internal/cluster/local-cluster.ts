@@ -80,8 +80,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const pki = await ensureClusterPki(pkiDir, names);
   const credentials = await ensureClusterCredentials(options.dataDir, pki);
   const adminToken = credentials.adminToken;
+  // Client certificates come from the cluster CA (the admin's) and from the CSR signers' CA.
+  const clientCaFile = join(pkiDir, 'client-ca.crt');
+  writeFileSync(clientCaFile, `${pki.ca.cert.trimEnd()}\n${pki.signingCa.cert}`);
   const authentication = {
-    clientCaFile: join(pkiDir, 'ca.crt'),
+    clientCaFile,
     tokenAuthFile: credentials.tokenAuthFile,
     serviceAccountKeyFile: credentials.serviceAccountKeyFile,
     serviceAccountSigningKeyFile: credentials.serviceAccountSigningKeyFile,

@@ -20,7 +20,7 @@ export interface ReplicaSpec {
 
 /** The files of a cluster's authentication flags. */
 export interface ReplicaAuthenticationFiles {
-  /** --client-ca-file: the cluster CA, which signed the admin's client certificate. */
+  /** --client-ca-file: the cluster CA, which signed the admin's client certificate, and the CSR signers' CA. */
   readonly clientCaFile: string;
   /** --token-auth-file: the static admin token. */
   readonly tokenAuthFile: string;
@@ -50,6 +50,9 @@ export function replicaArgs(spec: ReplicaSpec): string[] {
     '--advertise-address', spec.apiAddress,
     '--peer-address', spec.peerAddress,
     '--peers', peers,
+    // New machines join with bootstrap tokens (docs/joining.md), as on a kubeadm cluster.
+    '--enable-bootstrap-token-auth',
+    '--controllers=*,bootstrapsigner,tokencleaner',
     ...(spec.extraArgs ?? []),
   ];
 }
