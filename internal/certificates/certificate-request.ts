@@ -8,7 +8,8 @@ import 'reflect-metadata';
 import { createPublicKey, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { readElement } from './der.ts';
-import { pemBlocks } from './pem-blocks.ts';
+import { isIP } from 'node:net';
+import { decodePem } from './pem-blocks.ts';
 import { requestSignatureProblem } from './request-signature.ts';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
@@ -56,9 +57,33 @@ function alternativeNames(extensions: readonly x509.Extension[]): Pick<Certifica
 /** The curves Go's x509 reads an ECDSA key on (node:crypto's names); a request on another is refused. */
 const goCurves: ReadonlySet<string> = new Set(['secp224r1', 'prime256v1', 'secp384r1', 'secp521r1']);
 
+/** ASCII only (Go's isIA5String). */
+const ia5 = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
+
+/** Why Go's parseSANExtension refuses one of the names, or undefined. */
+function alternativeNameProblem(extensions: readonly x509.Extension[]): string | undefined {
+  for (const extension of extensions) {
+    if (!(extension instanceof x509.SubjectAlternativeNameExtension)) continue;
+    for (const { type, value } of extension.names.items) {
+      if (type === 'dns' && !ia5(value)) return 'x509: SAN dNSName is malformed';
+      if (type === 'email' && !ia5(value)) return 'x509: SAN rfc822Name is malformed';
+      if (type === 'url' && !ia5(value)) return 'x509: SAN uniformResourceIdentifier is malformed';
+      // Go's url.Parse refuses a % that starts no escape.
+      if (type === 'url' && /%(?![0-9A-Fa-f]{2})/.test(value)) return `x509: cannot parse URI ${JSON.stringify(value)}: invalid URL escape`;
+      // Four or sixteen bytes only; @peculiar/x509 prints other lengths as something no address parser reads.
+      if (type === 'ip' && isIP(value) === 0) return 'x509: cannot parse IP address';
+    }
+  }
+  return undefined;
+}
+
 /** Why Go's x509.ParseCertificateRequest refuses what @peculiar/x509 read, or undefined. */
-function goParseProblem(der: Uint8Array, publicKey: x509.PublicKey): string | undefined {
+function goParseProblem(der: Uint8Array, publicKey: x509.PublicKey, extensions: readonly x509.Extension[]): string | undefined {
   if (readElement(der, 0)?.end !== der.length) return 'asn1: syntax error: trailing data';
+  // Go since 1.21 (and kube's later 1.28 builds); one extension twice would let two readers see two requests.
+  if (new Set(extensions.map((e) => e.type)).size !== extensions.length) return 'x509: certificate request contains duplicate requested extensions';
+  const nameProblem = alternativeNameProblem(extensions);
+  if (nameProblem !== undefined) return nameProblem;
   let curve: string | undefined;
   try {
     const key = createPublicKey({ key: Buffer.from(publicKey.rawData), format: 'der', type: 'spki' });
@@ -72,11 +97,12 @@ function goParseProblem(der: Uint8Array, publicKey: x509.PublicKey): string | un
 /**
  * Parses the PEM text of a CSR's `spec.request`. Throws CertificateRequestError with Go's message
  * when the first PEM block is missing or not a CERTIFICATE REQUEST, or its DER is not a request
- * Go reads (trailing bytes, an EC key on a curve Go does not know).
+ * Go reads (trailing bytes, an EC key on a curve Go does not know, an extension twice, an
+ * alternative name Go cannot read). `pem` is read one character per byte (latin1).
  */
 export function parseCertificateRequest(pem: string): CertificateRequest {
   // Go's pem.Decode: the first well-formed block, whatever comes before it.
-  const block = pemBlocks(pem)[0];
+  const block = decodePem(pem)?.block;
   if (block === undefined || block.type !== 'CERTIFICATE REQUEST') throw new CertificateRequestError('PEM block type must be CERTIFICATE REQUEST');
   let request: x509.Pkcs10CertificateRequest;
   let extensions: readonly x509.Extension[];
@@ -86,7 +112,7 @@ export function parseCertificateRequest(pem: string): CertificateRequest {
   } catch (err) {
     throw new CertificateRequestError(`x509: malformed certificate request: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const problem = goParseProblem(block.der, request.publicKey);
+  const problem = goParseProblem(block.der, request.publicKey, extensions);
   if (problem !== undefined) throw new CertificateRequestError(problem);
   const subjectName = request.subjectName;
   return {

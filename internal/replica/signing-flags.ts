@@ -112,7 +112,7 @@ export async function loadSigningAuthorities(flags: SigningFlags, pki: { readonl
     } catch (err) {
       throw new Error(`failed to start ${signerName} certificate controller: ${where}: ${(err as Error).message}`);
     }
-    if (sameCertificate(loadedAuthority.certificatePem, pki.ca.cert)) {
+    if (isOrUnderClusterCa(loadedAuthority.certificatePem, pki.ca.cert)) {
       throw new Error(`failed to start ${signerName} certificate controller: ${where}: is the cluster CA, which signs the Raft peers' certificates; sign certificate requests with another CA (and add it to --client-ca-file)`);
     }
     authorities.set(signerName, loadedAuthority);
@@ -120,7 +120,14 @@ export async function loadSigningAuthorities(flags: SigningFlags, pki: { readonl
   return authorities;
 }
 
-/** Whether two PEM certificates are the same certificate. */
-function sameCertificate(a: string, b: string): boolean {
-  return new X509Certificate(a).raw.equals(new X509Certificate(b).raw);
+/**
+ * Whether the CA `signingPem` is the cluster CA `clusterPem` (its key: a re-issued or renewed
+ * certificate over the same key signs what the cluster CA verifies) or a CA the cluster CA issued
+ * (its leaves chain to the cluster CA).
+ */
+function isOrUnderClusterCa(signingPem: string, clusterPem: string): boolean {
+  const signing = new X509Certificate(signingPem);
+  const cluster = new X509Certificate(clusterPem);
+  const spki = (cert: X509Certificate): Buffer => cert.publicKey.export({ type: 'spki', format: 'der' });
+  return spki(signing).equals(spki(cluster)) || (signing.checkIssued(cluster) && signing.verify(cluster.publicKey));
 }

@@ -6,7 +6,7 @@
 // orch signs cluster-info in kube-public and orch-public with the tokens of kube-system and
 // orch-system (kube-system's wins for an id in both). Off unless `--controllers` names it.
 import { isDeepStrictEqual } from 'node:util';
-import { bootstrapTokenKeys, bootstrapTokenNamespaces, signingToken, tokenExpiration, type BootstrapTokenSecret } from '../../authn/bootstrap/bootstrap-token.ts';
+import { bootstrapTokenKeys, bootstrapTokenNamespaces, signingToken, tokenExpiration, tokenIdOfSecretName, type BootstrapTokenSecret } from '../../authn/bootstrap/bootstrap-token.ts';
 import { hasStatus } from '../../registry/errors/status-error.ts';
 import type { GenericStore } from '../../registry/generic/store.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
@@ -34,12 +34,20 @@ export interface BootstrapSignerOptions {
   readonly resyncIntervalMs?: number;
 }
 
-/** The signing tokens among `secrets` at `nowMs`, id to secret; of two Secrets with one id the first wins. */
+/**
+ * The signing tokens among `secrets` at `nowMs`, id to secret. Of two Secrets with one id the first
+ * decides, fit to sign or not, as the authenticator lets the first that exists decide: an unfit
+ * kube-system Secret is not stood in for by an orch-system one.
+ */
 export function signingTokens(secrets: readonly BootstrapTokenSecret[], nowMs: number): Map<string, string> {
   const tokens = new Map<string, string>();
+  const decided = new Set<string>();
   for (const secret of secrets) {
+    const id = tokenIdOfSecretName(secret.name);
+    if (id === undefined || decided.has(id)) continue;
+    decided.add(id);
     const token = signingToken(secret, nowMs);
-    if (token !== undefined && !tokens.has(token.id)) tokens.set(token.id, token.secret);
+    if (token !== undefined) tokens.set(token.id, token.secret);
   }
   return tokens;
 }

@@ -45,7 +45,9 @@ export function csrStoreOf(deps: ControllerDeps): GenericStore | undefined {
 type Json = Record<string, unknown>;
 
 const asStrings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-const decoded = (value: unknown): string => (typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : '');
+// latin1: one character per byte, as validation and admission read spec.request, so that every
+// reader parses the same request out of the same bytes.
+const decoded = (value: unknown): string => (typeof value === 'string' ? Buffer.from(value, 'base64').toString('latin1') : '');
 
 /** The spec of `csr` (missing fields empty). */
 export function csrSpec(csr: KObject): CsrSpec {

@@ -5,11 +5,12 @@ import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CertificateRequestError, parseCertificateRequest } from '../../../internal/certificates/certificate-request.ts';
 import { kubeletClientRule } from '../../../internal/certificates/signing/signer-rules.ts';
+import { pemBlocks } from '../../../internal/certificates/pem-blocks.ts';
 
 /** An openssl-made request; `keyArgs` choose the key. */
 function opensslRequest(subject: string, keyArgs: readonly string[] = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1']): string {
@@ -53,4 +54,33 @@ test('the self-signature is checked: a request whose signed part was changed has
   const tampered = parseCertificateRequest(`-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64')}\n-----END CERTIFICATE REQUEST-----\n`);
   assert.equal(tampered.commonName, 'blice');
   assert.equal(tampered.signatureProblem(), 'x509: ECDSA verification failure');
+});
+
+test('PEM is read as Go\'s pem.Decode reads it, so the block orch checks is the block every approver sees', () => {
+  const block = (type: string, body: string): string => `-----BEGIN ${type}-----\n${body}\n-----END ${type}-----\n`;
+  const a = Buffer.from('AAA').toString('base64');
+  const b = Buffer.from('BBB').toString('base64');
+  const first = (text: string): string => Buffer.from(pemBlocks(text)[0]?.der ?? []).toString();
+  assert.equal(first(`${block('X', a)}${block('X', b)}`), 'AAA');
+  assert.equal(first(`junk${block('X', a)}${block('X', b)}`), 'BBB', 'BEGIN must start a line');
+  assert.equal(first(`${block('X', `${a.slice(0, 2)}\f${a.slice(2)}`)}${block('X', b)}`), 'BBB', 'a form feed fails the block');
+  assert.equal(first(`${block('X', `${a.slice(0, 2)}\u00a0${a.slice(2)}`)}${block('X', b)}`), 'BBB', 'a non-breaking space fails the block');
+  assert.equal(first(`${block('X', `${a.slice(0, 2)} \t${a.slice(2)}`)}${block('X', b)}`), 'AAA', 'spaces and tabs are dropped');
+  assert.equal(first(`${block('X', 'QUFB')}`.replace('-----END X-----', '-----END Y-----') + block('X', b)), 'BBB', 'the END line must name the type');
+  assert.deepEqual(pemBlocks(`-----BEGIN X-----\nProc-Type: 4,ENCRYPTED\n${a}\n-----END X-----\n`)[0]?.headers, ['Proc-Type: 4,ENCRYPTED']);
+});
+
+test('a request with its subjectAltName extension twice is refused, as Go refuses it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-csr-'));
+  try {
+    const config = join(dir, 'c.cnf');
+    writeFileSync(config, '[req]\ndistinguished_name=dn\nreq_extensions=ext\n[dn]\n[ext]\nsubjectAltName=DNS:a.example\n1.2.3.4=ASN1:NULL\n');
+    execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'k'), '-subj', '/CN=x', '-config', config, '-out', join(dir, 'r')], { stdio: 'ignore' });
+    const pem = readFileSync(join(dir, 'r'), 'utf8');
+    assert.deepEqual(parseCertificateRequest(pem).dnsNames, ['a.example']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const twice = readFileSync(join(import.meta.dirname, 'testdata', 'two-san.csr'), 'utf8');
+  assert.throws(() => parseCertificateRequest(twice), /^Error: x509: certificate request contains duplicate requested extensions$/);
 });

@@ -1,6 +1,6 @@
 // Test CAs (RSA and ECDSA, keys in PKCS#1, SEC1 or PKCS#8) and PKCS#10 requests for the signing tests.
 import 'reflect-metadata';
-import { createPrivateKey, webcrypto } from 'node:crypto';
+import { createPrivateKey, createPublicKey, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
@@ -71,4 +71,27 @@ export async function makeRequest(parts: RequestParts): Promise<string> {
 /** A kubelet's client certificate request for node `node`. */
 export function nodeClientRequest(node: string): Promise<string> {
   return makeRequest({ commonName: `system:node:${node}`, organizations: ['system:nodes'] });
+}
+
+/**
+ * A CA certificate over `ca`'s own key (a renewal: new serial, same key), or a new intermediate
+ * CA that `ca`'s key signs. ECDSA P-256 PKCS#8 keys only.
+ */
+export async function caDerivedFrom(ca: TestCa, kind: 'renewal' | 'intermediate'): Promise<TestCa> {
+  const signingKey = await webcrypto.subtle.importKey('pkcs8', createPrivateKey(ca.key).export({ format: 'der', type: 'pkcs8' }), ecdsa, true, ['sign']);
+  const caPublic = await webcrypto.subtle.importKey('spki', createPublicKey(ca.key).export({ format: 'der', type: 'spki' }), ecdsa, true, ['verify']);
+  const fresh = kind === 'intermediate' ? await webcrypto.subtle.generateKey(ecdsa, true, ['sign', 'verify']) : undefined;
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: kind === 'renewal' ? '02' : '03',
+    subject: kind === 'renewal' ? new x509.X509Certificate(ca.cert).subject : 'CN=intermediate',
+    issuer: new x509.X509Certificate(ca.cert).subject,
+    notBefore: new Date(Date.now() - 3_600_000),
+    notAfter: new Date(Date.now() + 365 * 86_400_000),
+    signingAlgorithm: ecdsa,
+    publicKey: fresh?.publicKey ?? caPublic,
+    signingKey,
+    extensions: [new x509.BasicConstraintsExtension(true, undefined, true)],
+  });
+  const key = fresh === undefined ? ca.key : createPrivateKey({ key: Buffer.from(await webcrypto.subtle.exportKey('pkcs8', fresh.privateKey)), format: 'der', type: 'pkcs8' }).export({ format: 'pem', type: 'pkcs8' }).toString();
+  return { cert: cert.toString('pem'), key };
 }

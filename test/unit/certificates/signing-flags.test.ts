@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { FlagError, parseReplicaFlags } from '../../../internal/replica/parse-flags.ts';
 import { defaultSigningFlags, loadSigningAuthorities } from '../../../internal/replica/signing-flags.ts';
-import { makeCa } from './signing-fixture.ts';
+import { caDerivedFrom, makeCa } from './signing-fixture.ts';
 
 const parse = (...args: string[]) => parseReplicaFlags(['--name', 'orch-1', ...args]).signing;
 const refused = (args: string[], message: RegExp): void => {
@@ -78,4 +78,16 @@ test('the cluster CA, which signs the Raft peers\' certificates, is refused as a
   await writeFile(join(dir, 'ca.key'), cluster.ca.key);
   const flags = parse('--cluster-signing-kube-apiserver-client-cert-file', join(dir, 'ca.crt'), '--cluster-signing-kube-apiserver-client-key-file', join(dir, 'ca.key'));
   await assert.rejects(loadSigningAuthorities(flags, cluster), /failed to start kubernetes.io\/kube-apiserver-client certificate controller: .*ca.crt and .*ca.key: is the cluster CA, which signs the Raft peers' certificates/);
+  // A renewed certificate over the cluster CA's key, or an intermediate the cluster CA issued, is the cluster CA too.
+  for (const kind of ['renewal', 'intermediate'] as const) {
+    const derived = await caDerivedFrom(cluster.ca, kind);
+    await writeFile(join(dir, `${kind}.crt`), derived.cert);
+    await writeFile(join(dir, `${kind}.key`), derived.key);
+    const via = parse('--cluster-signing-cert-file', join(dir, `${kind}.crt`), '--cluster-signing-key-file', join(dir, `${kind}.key`));
+    await assert.rejects(loadSigningAuthorities(via, cluster), /is the cluster CA, which signs the Raft peers' certificates/, kind);
+  }
+  const unrelated = await makeCa({ kind: 'ecdsa', keyFormat: 'pkcs8' });
+  await writeFile(join(dir, 'other.crt'), unrelated.cert);
+  await writeFile(join(dir, 'other.key'), unrelated.key);
+  assert.equal((await loadSigningAuthorities(parse('--cluster-signing-cert-file', join(dir, 'other.crt'), '--cluster-signing-key-file', join(dir, 'other.key')), cluster)).size, 4);
 });

@@ -3,7 +3,7 @@
 // only when an entry changes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createBootstrapSigner, signedClusterInfoData } from '../../../../internal/controllers/bootstrap/bootstrap-signer.ts';
+import { createBootstrapSigner, signedClusterInfoData, signingTokens } from '../../../../internal/controllers/bootstrap/bootstrap-signer.ts';
 import { eventually, settle } from '../garbage-collector-fixture.ts';
 import { bootstrapFixture, verifiesWith, type BootstrapFixture } from './bootstrap-fixture.ts';
 
@@ -79,4 +79,17 @@ test('the signed data: same data when already right, a new object otherwise', as
   assert.equal(await signedClusterInfoData(signed!, tokens), undefined);
   assert.deepEqual(await signedClusterInfoData(signed!, new Map()), { kubeconfig });
   assert.equal(await signedClusterInfoData({ other: 'x' }, tokens), undefined);
+});
+
+test('of two Secrets with one token id the first decides, fit to sign or not, as for authentication', () => {
+  const secret = (namespace: string, data: Record<string, string>) => ({
+    namespace, name: 'bootstrap-token-aaaaaa', uid: namespace, type: 'bootstrap.kubernetes.io/token',
+    data: { 'token-id': 'aaaaaa', 'token-secret': namespace === 'kube-system' ? '0123456789abcdef' : 'fedcba9876543210', ...data },
+  });
+  const now = Date.parse('2026-11-27T12:00:00Z');
+  const unfit = secret('kube-system', { 'usage-bootstrap-signing': 'false' });
+  const fit = secret('orch-system', { 'usage-bootstrap-signing': 'true' });
+  assert.deepEqual([...signingTokens([unfit, fit], now)], []);
+  assert.deepEqual([...signingTokens([{ ...unfit, data: { ...unfit.data, 'usage-bootstrap-signing': 'true' } }, fit], now)], [['aaaaaa', '0123456789abcdef']]);
+  assert.deepEqual([...signingTokens([fit], now)], [['aaaaaa', 'fedcba9876543210']]);
 });
