@@ -1,8 +1,10 @@
 // How each write path changes a stored CertificateSigningRequest, as kube-apiserver 1.28's three
 // strategies do (pkg/registry/certificates/certificates/strategy.go): a write of the object itself
 // changes only metadata (spec and status are kept); /status keeps the spec and the Approved and
-// Denied conditions (approval is /approval's concern); /approval changes only the conditions.
-// Both sub-resources stamp conditions that arrive without their times.
+// Denied conditions (approval is /approval's concern); /approval changes only the conditions of
+// the status. Neither sub-resource resets metadata (kube's CSR strategies do not call
+// ResetObjectMetaForStatus): labels and annotations written through them are kept. Both stamp
+// conditions that arrive without their times.
 import type { KObject, SubresourceView } from '../schema/declaration.ts';
 import { cloneObject } from '../generic/codec.ts';
 import { nowTimestamp } from '../generic/object-lifecycle.ts';
@@ -42,9 +44,16 @@ function preserveConditionInstances(obj: KObject, old: KObject, type: string): v
   });
 }
 
-/** The stored object with `status` of `input` put in (absent: none). */
-function withStatusOf(input: KObject, old: KObject): KObject {
+/** The stored object with the metadata of `input` (the generic store restores its system fields). */
+function withMetadataOf(input: KObject, old: KObject): KObject {
   const next = cloneObject(old);
+  next.metadata = cloneObject(input.metadata);
+  return next;
+}
+
+/** The stored object with the metadata and `status` of `input` put in (absent: none). */
+function withStatusOf(input: KObject, old: KObject): KObject {
+  const next = withMetadataOf(input, old);
   if (input.status === undefined || input.status === null) delete next.status;
   else next.status = cloneObject(input.status);
   return next;
@@ -65,7 +74,7 @@ export const csrStatusView: SubresourceView = {
 /** The certificatesigningrequests/approval view: the approver's write of the conditions. */
 export const csrApprovalView: SubresourceView = {
   merge(input, old) {
-    const next = cloneObject(old);
+    const next = withMetadataOf(input, old);
     const wanted = conditionsOf(input);
     const given = (input.status as { conditions?: unknown } | undefined)?.conditions;
     const status = statusOf(next);

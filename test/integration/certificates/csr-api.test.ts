@@ -119,6 +119,18 @@ test('/status: setting the certificate needs sign on the signer; the stored appr
   assert.equal((table.json as { rows: { cells: unknown[] }[] }).rows[0]?.cells[5], 'Approved,Issued');
 });
 
+test('labels written through /status and /approval are kept, as kube\'s CSR strategies keep metadata; the spec is not changed', async () => {
+  for (const sub of ['status', 'approval']) {
+    const current = (await server.client.call('GET', `${csrs}/to-approve`)).json as { metadata: Record<string, unknown>; spec: Record<string, unknown> } & Record<string, unknown>;
+    const body = { ...current, metadata: { ...current.metadata, labels: { via: sub } }, spec: { ...current.spec, signerName: 'example.com/other' } };
+    const written = await server.client.call('PUT', `${csrs}/to-approve/${sub}`, { body });
+    assert.equal(written.status, 200, written.text);
+    const stored = (await server.client.call('GET', `${csrs}/to-approve`)).json as typeof current;
+    assert.deepEqual(stored.metadata.labels, { via: sub });
+    assert.equal(stored.spec.signerName, 'example.com/signer');
+  }
+});
+
 test('bad requests are 422 with kube\'s field paths (403 for system:masters), nothing stored', async () => {
   const cases = [
     { name: 'malformed', body: csr('malformed', '-----BEGIN CERTIFICATE REQUEST-----\nbm90IGEgcmVxdWVzdA==\n-----END CERTIFICATE REQUEST-----\n'), code: 422, field: 'spec.request' },
