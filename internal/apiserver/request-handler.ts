@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { deprecatedApiRelease } from './deprecation.ts';
 import { constants } from 'node:http2';
 import { internalError, StatusError } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
@@ -207,6 +208,13 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   } finally {
     unsubscribe();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    deps.metrics.observe(metricLabels(info, served, method), res.statusCode, seconds);
+    const labels = metricLabels(info, served, method);
+    deps.metrics.observe(labels, res.statusCode, seconds);
+    // As kube's route instrumentation: a request refused before it reached the API (401, 403) is not counted.
+    const removedRelease = served === undefined ? undefined : deprecatedApiRelease(served);
+    if (removedRelease !== undefined && res.statusCode !== 401 && res.statusCode !== 403) {
+      const { group, version, resource, subresource } = labels;
+      deps.metrics.deprecatedApiRequested({ group, version, resource, subresource }, removedRelease);
+    }
   }
 }

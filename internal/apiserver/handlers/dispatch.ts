@@ -1,4 +1,5 @@
 import { StatusError } from '../../registry/errors/status-error.ts';
+import { deprecationWarningOf } from '../deprecation.ts';
 import { dispatchDeclaredSubresource } from './declared-subresources.ts';
 import { methodNotAllowed, pathNotFound } from './route-errors.ts';
 import { handleDelete, handleDeleteCollection } from './delete.ts';
@@ -57,9 +58,8 @@ export async function dispatchResource(ctx: RequestContext): Promise<void> {
   if (ctx.served.decl.namespaced && name !== undefined && ctx.info.namespace === undefined) throw pathNotFound();
   // Only a sub-resource that takes a path (proxy) may have more segments after its name.
   if (ctx.info.subpath !== undefined && (subresource === undefined || ctx.served.decl.subresources?.more?.[subresource]?.takesPath !== true)) throw pathNotFound();
-  const { deprecatedSince, deprecationWarning } = ctx.served.decl;
-  if (deprecatedSince !== undefined) ctx.out.warn(`${ctx.served.apiVersion} ${ctx.served.decl.kind} is deprecated in v${deprecatedSince}+`);
-  else if (deprecationWarning !== undefined) ctx.out.warn(deprecationWarning);
+  const deprecation = deprecationWarningOf(ctx.served);
+  if (deprecation !== undefined) ctx.out.warn(deprecation);
   if (subresource !== undefined) return dispatchSubresource(ctx, subresource);
   checkServedVerb(ctx);
   switch (verb) {

@@ -65,5 +65,7 @@ export const flowschemasV1beta2: ResourceDeclaration = {
   version: 'v1beta2',
   fields: builtinFields('io.k8s.api.flowcontrol.v1beta2.FlowSchema'),
   deprecatedSince: '1.26',
+  removedIn: '1.29',
+  replacement: { version: 'v1beta3', kind: 'FlowSchema' },
   storedAs: { decl: flowschemas, toStored: asV1beta3, fromStored: (o) => structuredClone(o) },
 };

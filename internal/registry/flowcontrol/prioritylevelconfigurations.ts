@@ -93,6 +93,8 @@ export const prioritylevelconfigurationsV1beta2: ResourceDeclaration = {
   fields: builtinFields('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfiguration'),
   printerColumns: columns('assuredConcurrencyShares'),
   deprecatedSince: '1.26',
+  removedIn: '1.29',
+  replacement: { version: 'v1beta3', kind: 'PriorityLevelConfiguration' },
   strategy: { prepareForCreate, applyDefaults: defaults('assuredConcurrencyShares'), validate: (o) => validatePriorityLevel(o, 'assuredConcurrencyShares') },
   storedAs: { decl: prioritylevelconfigurations, toStored: priorityLevelFromV1beta2, fromStored: priorityLevelToV1beta2 },
 };

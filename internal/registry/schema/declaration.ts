@@ -192,6 +192,10 @@ export interface ResourceDeclaration {
    * marked `prerelease-lifecycle-gen:deprecated`.
    */
   readonly deprecatedSince?: string;
+  /** The release (`1.29`) that no longer serves the version (`prerelease-lifecycle-gen:removed`): the warning says `unavailable in v<release>+`. */
+  readonly removedIn?: string;
+  /** What replaces it (`prerelease-lifecycle-gen:replacement`), in the same group: the warning ends `; use <group>/<version> <kind>`. */
+  readonly replacement?: { readonly version: string; readonly kind: string };
   /** The warning every request to a deprecated custom version carries (its CRD's `deprecationWarning`, or kube's default text). */
   readonly deprecationWarning?: string;
   /**

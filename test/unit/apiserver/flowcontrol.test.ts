@@ -133,7 +133,11 @@ test('invalid FlowSchemas and priority levels are 422s naming kube-apiserver fie
 test('a v1beta2 priority level is defaulted, stored once and read through v1beta3 with its shares renamed', async () => {
   const created = await call('POST', `${v1beta2}/prioritylevelconfigurations`, { metadata: { name: 'mine' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Queue', queuing: {} } } } });
   assert.equal(created.status, 201, created.text);
-  assert.match(String(created.warning), /flowcontrol\.apiserver\.k8s\.io\/v1beta2 PriorityLevelConfiguration is deprecated in v1\.26\+/);
+  assert.equal(created.warning, '299 - "flowcontrol.apiserver.k8s.io/v1beta2 PriorityLevelConfiguration is deprecated in v1.26+, unavailable in v1.29+; use flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration"');
+  // kube's gauge of requested deprecated APIs, with the release that removes the version.
+  const metrics = (await s.client.call('GET', '/metrics')).text;
+  assert.match(metrics, /apiserver_requested_deprecated_apis\{group="flowcontrol\.apiserver\.k8s\.io",version="v1beta2",resource="prioritylevelconfigurations",subresource="",removed_release="1\.29"\} 1/);
+  assert.doesNotMatch(metrics, /apiserver_requested_deprecated_apis\{[^}]*version="v1beta3"/);
   assert.deepEqual(created.json.spec.limited, { assuredConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } } });
   const v3 = (await call('GET', `${v1beta3}/prioritylevelconfigurations/mine`)).json;
   assert.equal(v3.apiVersion, 'flowcontrol.apiserver.k8s.io/v1beta3');
