@@ -4,15 +4,13 @@
  * CERTIFICATE REQUEST, then Go's x509.ParseCertificateRequest): the subject and the alternative
  * names the validators, admission plugins and signers look at, and the key the signer certifies.
  */
-import 'reflect-metadata';
-import { createPublicKey, webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { createPublicKey } from 'node:crypto';
+import { x509 } from './x509.ts';
 import { readElement } from './der.ts';
 import { isIP } from 'node:net';
 import { decodePem } from './pem-blocks.ts';
 import { requestSignatureProblem } from './request-signature.ts';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 /** What a parsed request says, in the terms of Go's x509.CertificateRequest. */
 export interface CertificateRequest {

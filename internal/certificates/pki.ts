@@ -3,11 +3,9 @@
  * certificates usable as both TLS server and client, API serving certificates, client
  * certificates. Everything is PEM text so callers can hand it to node:tls or gRPC as is.
  */
-import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { x509 } from './x509.ts';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;

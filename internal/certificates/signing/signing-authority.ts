@@ -1,11 +1,9 @@
 // A certificate authority that signs CertificateSigningRequests, as kube-controller-manager's
 // (pkg/controller/certificates/authority and the signer's CA provider): its certificate and key
 // given as PEM (RSA or ECDSA; PKCS#1, SEC1 or PKCS#8), checked to match when loaded.
-import 'reflect-metadata';
 import { createPrivateKey, webcrypto, X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { x509 } from '../x509.ts';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 /** A loaded signing CA. */
 export interface SigningAuthority {

@@ -1,5 +1,6 @@
 // What the certificate controllers read of a CertificateSigningRequest (certificates.k8s.io/v1) and
 // the condition helpers of kube's pkg/controller/certificates/certificate_controller_utils.go.
+import { bytesAt, requestPemOf } from '../../registry/certificates/csr-fields.ts';
 import type { GenericStore } from '../../registry/generic/store.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import type { ControllerDeps } from '../controller.ts';
@@ -45,9 +46,6 @@ export function csrStoreOf(deps: ControllerDeps): GenericStore | undefined {
 type Json = Record<string, unknown>;
 
 const asStrings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-// latin1: one character per byte, as validation and admission read spec.request, so that every
-// reader parses the same request out of the same bytes.
-const decoded = (value: unknown): string => (typeof value === 'string' ? Buffer.from(value, 'base64').toString('latin1') : '');
 
 /** The spec of `csr` (missing fields empty). */
 export function csrSpec(csr: KObject): CsrSpec {
@@ -55,7 +53,7 @@ export function csrSpec(csr: KObject): CsrSpec {
   const extra: Record<string, string[]> = {};
   for (const [key, value] of Object.entries((spec.extra ?? {}) as Json)) extra[key] = asStrings(value);
   return {
-    requestPem: decoded(spec.request),
+    requestPem: requestPemOf(csr),
     signerName: typeof spec.signerName === 'string' ? spec.signerName : '',
     usages: asStrings(spec.usages),
     ...(typeof spec.expirationSeconds === 'number' ? { expirationSeconds: spec.expirationSeconds } : {}),
@@ -74,7 +72,7 @@ export function csrConditions(csr: KObject): CsrCondition[] {
 
 /** status.certificate decoded (PEM), '' when nothing was issued. */
 export function issuedCertificatePem(csr: KObject): string {
-  return decoded(((csr.status ?? {}) as Json).certificate);
+  return Buffer.from(bytesAt(csr, 'status.certificate') ?? []).toString('latin1');
 }
 
 /** Whether a condition of `type` is there (any status, as kube's GetCertApprovalCondition). */

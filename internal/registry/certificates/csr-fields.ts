@@ -24,6 +24,14 @@ export function bytesAt(obj: unknown, path: string): Uint8Array | null {
   return typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'base64')) : null;
 }
 
+/**
+ * spec.request as the text every reader parses (validation, admission, the controllers): one
+ * character per byte (latin1), so all of them find the same PEM block in the same bytes.
+ */
+export function requestPemOf(obj: unknown): string {
+  return Buffer.from(bytesAt(obj, 'spec.request') ?? []).toString('latin1');
+}
+
 /** Whether two byte fields hold the same bytes (absent and empty alike, as Go's bytes.Equal). */
 export function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
   return Buffer.compare(Buffer.from(a ?? []), Buffer.from(b ?? [])) === 0;

@@ -10,7 +10,7 @@ import { duplicate, forbidden, invalidShown, invalidValue, notSupported, require
 import { field, text } from '../schema/printers.ts';
 import { jsonEqual } from '../../patch/json-value.ts';
 import { parseCertificateRequest } from '../../certificates/certificate-request.ts';
-import { approved, bytesAt, conditionsOf, denied, failed, goBytesText, sameBytes, usagesOf, type CsrCondition } from './csr-fields.ts';
+import { approved, bytesAt, conditionsOf, denied, failed, goBytesText, sameBytes, usagesOf, type CsrCondition, requestPemOf } from './csr-fields.ts';
 import { certificateProblem } from './issued-certificate.ts';
 import { validateSignerName } from './signer-name.ts';
 
@@ -65,9 +65,9 @@ function optionsFor(obj: KObject, old: KObject | undefined): Options {
 }
 
 /** Why spec.request is not a self-signed certificate request, in Go's words; undefined when it is. */
-function requestProblem(request: Uint8Array | null): string | undefined {
+function requestProblem(obj: KObject): string | undefined {
   try {
-    return parseCertificateRequest(Buffer.from(request ?? []).toString('latin1')).signatureProblem();
+    return parseCertificateRequest(requestPemOf(obj)).signatureProblem();
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
@@ -119,9 +119,8 @@ function validateConditions(obj: KObject, opts: Options): FieldError[] {
 /** validateCertificateSigningRequest: every rule on one object (metadata is the generic validation's). */
 function validateObject(obj: KObject, opts: Options): FieldError[] {
   const errors: FieldError[] = [];
-  const request = bytesAt(obj, 'spec.request');
-  const problem = requestProblem(request);
-  if (problem !== undefined) errors.push(invalidShown('spec.request', goBytesText(request), problem));
+  const problem = requestProblem(obj);
+  if (problem !== undefined) errors.push(invalidShown('spec.request', goBytesText(bytesAt(obj, 'spec.request')), problem));
   errors.push(...validateUsages(obj, opts));
   const signerName = text(obj, 'spec.signerName');
   if (!opts.allowLegacySignerName && signerName === legacyUnknownSignerName) {

@@ -3,7 +3,7 @@
 // that bypasses authorization, whoever asks.
 import { parseCertificateRequest } from '../../../certificates/certificate-request.ts';
 import { systemMasters } from '../../../authn/user-info.ts';
-import { field } from '../../../registry/schema/printers.ts';
+import { requestPemOf } from '../../../registry/certificates/csr-fields.ts';
 import { admissionForbidden } from '../../forbidden.ts';
 import type { PluginFactory } from '../../plugin.ts';
 import { isCsrRequest, signerNameOf } from './signer-authorization.ts';
@@ -16,9 +16,7 @@ export const kubeApiserverClientSignerName = 'kubernetes.io/kube-apiserver-clien
 
 /** The organizations of the request in spec.request; throws the parse error. */
 function organizationsOf(obj: unknown): readonly string[] {
-  const request = field(obj, 'spec.request');
-  const pem = typeof request === 'string' ? Buffer.from(request, 'base64').toString('latin1') : '';
-  return parseCertificateRequest(pem).organizations;
+  return parseCertificateRequest(requestPemOf(obj)).organizations;
 }
 
 /** Makes CertificateSubjectRestriction (it takes no configuration). */
