@@ -64,7 +64,8 @@ clean:
 bench: build
 	bash bench/install-etcd.sh && node dist/bench/run.js
 
-## chaos: a long chaos run against real replica processes (DURATION seconds, default 600; SEED=n replays a schedule).
+## chaos: the checkers on a million-operation history, then a long chaos run against real replica processes (DURATION seconds, default 600; SEED=n replays a schedule).
 DURATION ?= 600
 chaos: build
+	LONG_HISTORY_OPERATIONS=1000000 node --import tsx --test test/unit/chaos/long-history.test.ts
 	node dist/test/chaos/run-chaos.js --duration=$(DURATION) $(if $(SEED),--seed=$(SEED))

@@ -79,106 +79,111 @@ describe('resourceVersion tables through the leader and a follower', () => {
     await fixture?.close();
   });
 
-  for (const role of ['leader', 'follower'] as const) {
-    for (const protocol of ['http/1.1', 'h2'] as const) {
-      const target = (): RoleTarget => {
-        const t = targets.find((x) => x.role === role && x.protocol === protocol);
-        assert.ok(t);
-        return t;
-      };
+  // The four targets have a namespace each and run side by side (much of each one's time is waiting
+  // out a too-large version's 504 or a write's commit); each target's cases run in order.
+  describe('every target', { concurrency: true }, () => {
+    for (const role of ['leader', 'follower'] as const) {
+      for (const protocol of ['http/1.1', 'h2'] as const) {
+        const target = (): RoleTarget => {
+          const t = targets.find((x) => x.role === role && x.protocol === protocol);
+          assert.ok(t);
+          return t;
+        };
+        describe(`through the ${role} over ${protocol}`, { concurrency: 1 }, () => {
+          it(`get cells through the ${role} over ${protocol}: Most Recent, Any, Not older than, invalid, too large`, async () => {
+            const { client, writer, namespace: ns } = target();
+            const rv = await write(writer, 'POST', ns, 'g', 'g1');
+            const recent = await client.call('GET', cmPath(ns, 'g'));
+            assert.equal(recent.status, 200, 'Most Recent sees the write another replica acknowledged');
+            assert.equal((recent.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion, String(rv));
+            assert.equal((await client.call('GET', `${cmPath(ns, 'g')}?resourceVersion=0`)).status, 200, 'Any');
+            const notOlder = await client.call('GET', `${cmPath(ns, 'g')}?resourceVersion=${rv}`);
+            assert.equal(notOlder.status, 200, 'Not older than a revision this replica must wait for or has');
+            expectStatus(await client.call('GET', `${cmPath(ns, 'g')}?resourceVersion=abc`), 400, 'BadRequest', /invalid resource version/);
+            const tooLarge = await client.call('GET', `${cmPath(ns, 'g')}?resourceVersion=${rv + 1_000_000}`);
+            const st = expectStatus(tooLarge, 504, 'Timeout', /Too large resource version/);
+            assert.ok(st);
+            assert.equal(tooLarge.headers['retry-after'], '1');
+          });
 
-      it(`get cells through the ${role} over ${protocol}: Most Recent, Any, Not older than, invalid, too large`, async () => {
-        const { client, writer, namespace: ns } = target();
-        const rv = await write(writer, 'POST', ns, 'g', 'g1');
-        const recent = await client.call('GET', cmPath(ns, 'g'));
-        assert.equal(recent.status, 200, 'Most Recent sees the write another replica acknowledged');
-        assert.equal((recent.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion, String(rv));
-        assert.equal((await client.call('GET', `${cmPath(ns, 'g')}?resourceVersion=0`)).status, 200, 'Any');
-        const notOlder = await client.call('GET', `${cmPath(ns, 'g')}?resourceVersion=${rv}`);
-        assert.equal(notOlder.status, 200, 'Not older than a revision this replica must wait for or has');
-        expectStatus(await client.call('GET', `${cmPath(ns, 'g')}?resourceVersion=abc`), 400, 'BadRequest', /invalid resource version/);
-        const tooLarge = await client.call('GET', `${cmPath(ns, 'g')}?resourceVersion=${rv + 1_000_000}`);
-        const st = expectStatus(tooLarge, 504, 'Timeout', /Too large resource version/);
-        assert.ok(st);
-        assert.equal(tooLarge.headers['retry-after'], '1');
-      });
+          it(`list cells without match through the ${role} over ${protocol}: Most Recent, Any, Not older than, Exact with limit`, async () => {
+            const { client, writer, namespace: ns } = target();
+            const created = await write(writer, 'POST', ns, 'd', 'd1', { set: 'abc' });
+            const recent = await list(client, ns, '');
+            assert.ok(names(recent).includes('d'), 'Most Recent sees the write another replica acknowledged');
+            assert.ok(rvOf(recent) >= created);
+            assert.ok(names(await list(client, ns, 'resourceVersion=0')).length > 0, 'Any');
+            assert.ok(rvOf(await list(client, ns, `resourceVersion=${created}`)) >= created, 'Not older than');
+            const updated = await write(writer, 'PUT', ns, 'd', 'd2', { set: 'abc' });
+            const exact = await list(client, ns, `resourceVersion=${created}&limit=100`);
+            assert.equal(rvOf(exact), created, 'limit with a version is Exact: the collection is at that version');
+            assert.equal(valueOf(exact, 'd'), 'd1', 'items as of that version');
+            const fresh = await list(client, ns, `resourceVersion=${updated}`);
+            assert.equal(valueOf(fresh, 'd'), 'd2');
+            expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=x`), 400, 'BadRequest');
+          });
 
-      it(`list cells without match through the ${role} over ${protocol}: Most Recent, Any, Not older than, Exact with limit`, async () => {
-        const { client, writer, namespace: ns } = target();
-        const created = await write(writer, 'POST', ns, 'd', 'd1', { set: 'abc' });
-        const recent = await list(client, ns, '');
-        assert.ok(names(recent).includes('d'), 'Most Recent sees the write another replica acknowledged');
-        assert.ok(rvOf(recent) >= created);
-        assert.ok(names(await list(client, ns, 'resourceVersion=0')).length > 0, 'Any');
-        assert.ok(rvOf(await list(client, ns, `resourceVersion=${created}`)) >= created, 'Not older than');
-        const updated = await write(writer, 'PUT', ns, 'd', 'd2', { set: 'abc' });
-        const exact = await list(client, ns, `resourceVersion=${created}&limit=100`);
-        assert.equal(rvOf(exact), created, 'limit with a version is Exact: the collection is at that version');
-        assert.equal(valueOf(exact, 'd'), 'd1', 'items as of that version');
-        const fresh = await list(client, ns, `resourceVersion=${updated}`);
-        assert.equal(valueOf(fresh, 'd'), 'd2');
-        expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=x`), 400, 'BadRequest');
-      });
+          it(`list cells with resourceVersionMatch through the ${role} over ${protocol}: Exact, NotOlderThan and the invalid ones`, async () => {
+            const { client, writer, namespace: ns } = target();
+            const before = await write(writer, 'POST', ns, 'e', 'e1');
+            await write(writer, 'PUT', ns, 'e', 'e2');
+            for (const limit of ['', '&limit=50']) {
+              const exact = await list(client, ns, `resourceVersion=${before}&resourceVersionMatch=Exact${limit}`);
+              assert.equal(rvOf(exact), before);
+              assert.equal(valueOf(exact, 'e'), 'e1', 'Exact shows the value as of the old revision');
+              const notOlder = await list(client, ns, `resourceVersion=${before}&resourceVersionMatch=NotOlderThan${limit}`);
+              assert.ok(rvOf(notOlder) >= before);
+              assert.ok(rvOf(await list(client, ns, `resourceVersion=0&resourceVersionMatch=NotOlderThan${limit}`)) > 0, 'NotOlderThan 0 is Any');
+              expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersionMatch=Exact${limit}`), 422, 'Invalid', /forbidden unless resourceVersion is provided/);
+              expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=0&resourceVersionMatch=Exact${limit}`), 422, 'Invalid', /forbidden for resourceVersion "0"/);
+              expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersionMatch=NotOlderThan${limit}`), 422, 'Invalid', /forbidden unless resourceVersion is provided/);
+            }
+            expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=1&resourceVersionMatch=Latest`), 422, 'Invalid', /Unsupported value/);
+            const tooLarge = await client.call('GET', `${cmPath(ns)}?resourceVersion=${before + 1_000_000}&resourceVersionMatch=Exact`);
+            expectStatus(tooLarge, 504, 'Timeout', /Too large resource version/);
+            assert.equal(tooLarge.headers['retry-after'], '1');
+            const tooLargeNotOlder = await client.call('GET', `${cmPath(ns)}?resourceVersion=${before + 1_000_000}`);
+            expectStatus(tooLargeNotOlder, 504, 'Timeout', /Too large resource version/);
+          });
 
-      it(`list cells with resourceVersionMatch through the ${role} over ${protocol}: Exact, NotOlderThan and the invalid ones`, async () => {
-        const { client, writer, namespace: ns } = target();
-        const before = await write(writer, 'POST', ns, 'e', 'e1');
-        await write(writer, 'PUT', ns, 'e', 'e2');
-        for (const limit of ['', '&limit=50']) {
-          const exact = await list(client, ns, `resourceVersion=${before}&resourceVersionMatch=Exact${limit}`);
-          assert.equal(rvOf(exact), before);
-          assert.equal(valueOf(exact, 'e'), 'e1', 'Exact shows the value as of the old revision');
-          const notOlder = await list(client, ns, `resourceVersion=${before}&resourceVersionMatch=NotOlderThan${limit}`);
-          assert.ok(rvOf(notOlder) >= before);
-          assert.ok(rvOf(await list(client, ns, `resourceVersion=0&resourceVersionMatch=NotOlderThan${limit}`)) > 0, 'NotOlderThan 0 is Any');
-          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersionMatch=Exact${limit}`), 422, 'Invalid', /forbidden unless resourceVersion is provided/);
-          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=0&resourceVersionMatch=Exact${limit}`), 422, 'Invalid', /forbidden for resourceVersion "0"/);
-          expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersionMatch=NotOlderThan${limit}`), 422, 'Invalid', /forbidden unless resourceVersion is provided/);
-        }
-        expectStatus(await client.call('GET', `${cmPath(ns)}?resourceVersion=1&resourceVersionMatch=Latest`), 422, 'Invalid', /Unsupported value/);
-        const tooLarge = await client.call('GET', `${cmPath(ns)}?resourceVersion=${before + 1_000_000}&resourceVersionMatch=Exact`);
-        expectStatus(tooLarge, 504, 'Timeout', /Too large resource version/);
-        assert.equal(tooLarge.headers['retry-after'], '1');
-        const tooLargeNotOlder = await client.call('GET', `${cmPath(ns)}?resourceVersion=${before + 1_000_000}`);
-        expectStatus(tooLargeNotOlder, 504, 'Timeout', /Too large resource version/);
-      });
+          it(`continue-token Exact through the ${role} over ${protocol}: chunks keep the first chunk's version while writes happen`, async () => {
+            const { client, writer, namespace: ns } = target();
+            const first = await list(client, ns, 'labelSelector=set%3Dabc&limit=2');
+            assert.deepEqual(names(first), ['a', 'b']);
+            assert.ok(first.metadata.continue);
+            assert.equal(first.metadata.remainingItemCount, undefined, 'omitted with a label selector');
+            await write(writer, 'POST', ns, 'bb', 'bb1', { set: 'abc' });
+            await write(writer, 'PUT', ns, 'c', 'c2', { set: 'abc' });
+            for (const rv of ['', '&resourceVersion=0']) {
+              const next = await list(client, ns, `labelSelector=set%3Dabc&limit=2&continue=${first.metadata.continue}${rv}`);
+              assert.equal(next.metadata.resourceVersion, first.metadata.resourceVersion, 'the snapshot of the first chunk');
+              assert.equal(names(next)[0], 'c', 'objects created after the first chunk are not in the snapshot');
+              assert.equal(valueOf(next, 'c'), 'c1', 'values as of the first chunk');
+            }
+            const bad = await client.call('GET', `${cmPath(ns)}?limit=2&continue=${first.metadata.continue}&resourceVersion=${first.metadata.resourceVersion}`);
+            expectStatus(bad, 400, 'BadRequest', /specifying resource version is not allowed when using continue/);
+            const badMatch = await client.call('GET', `${cmPath(ns)}?limit=2&continue=${first.metadata.continue}&resourceVersion=0&resourceVersionMatch=NotOlderThan`);
+            expectStatus(badMatch, 422, 'Invalid', /forbidden when continue is provided/);
+            expectStatus(await client.call('GET', `${cmPath(ns)}?limit=2&continue=garbage`), 400, 'BadRequest', /continue key is not valid/);
+          });
 
-      it(`continue-token Exact through the ${role} over ${protocol}: chunks keep the first chunk's version while writes happen`, async () => {
-        const { client, writer, namespace: ns } = target();
-        const first = await list(client, ns, 'labelSelector=set%3Dabc&limit=2');
-        assert.deepEqual(names(first), ['a', 'b']);
-        assert.ok(first.metadata.continue);
-        assert.equal(first.metadata.remainingItemCount, undefined, 'omitted with a label selector');
-        await write(writer, 'POST', ns, 'bb', 'bb1', { set: 'abc' });
-        await write(writer, 'PUT', ns, 'c', 'c2', { set: 'abc' });
-        for (const rv of ['', '&resourceVersion=0']) {
-          const next = await list(client, ns, `labelSelector=set%3Dabc&limit=2&continue=${first.metadata.continue}${rv}`);
-          assert.equal(next.metadata.resourceVersion, first.metadata.resourceVersion, 'the snapshot of the first chunk');
-          assert.equal(names(next)[0], 'c', 'objects created after the first chunk are not in the snapshot');
-          assert.equal(valueOf(next, 'c'), 'c1', 'values as of the first chunk');
-        }
-        const bad = await client.call('GET', `${cmPath(ns)}?limit=2&continue=${first.metadata.continue}&resourceVersion=${first.metadata.resourceVersion}`);
-        expectStatus(bad, 400, 'BadRequest', /specifying resource version is not allowed when using continue/);
-        const badMatch = await client.call('GET', `${cmPath(ns)}?limit=2&continue=${first.metadata.continue}&resourceVersion=0&resourceVersionMatch=NotOlderThan`);
-        expectStatus(badMatch, 422, 'Invalid', /forbidden when continue is provided/);
-        expectStatus(await client.call('GET', `${cmPath(ns)}?limit=2&continue=garbage`), 400, 'BadRequest', /continue key is not valid/);
-      });
-
-      it(`remainingItemCount through the ${role} over ${protocol}: counted without selectors, omitted with them and on the last chunk`, async () => {
-        const { client, namespace: ns } = target();
-        const all = await list(client, ns, '');
-        const one = await list(client, ns, 'limit=1');
-        assert.equal(one.metadata.remainingItemCount, all.items.length - 1);
-        const rest = await list(client, ns, `limit=${all.items.length}&continue=${one.metadata.continue}`);
-        assert.equal(rest.metadata.continue, undefined, 'no continue on the last chunk');
-        assert.equal(rest.metadata.remainingItemCount, undefined, 'omitted when the list is complete');
-        assert.equal(rest.items.length, all.items.length - 1);
-        const selected = await list(client, ns, 'fieldSelector=metadata.name!%3Dnone&limit=1');
-        assert.ok(selected.metadata.continue);
-        assert.equal(selected.metadata.remainingItemCount, undefined, 'omitted with a field selector');
-      });
+          it(`remainingItemCount through the ${role} over ${protocol}: counted without selectors, omitted with them and on the last chunk`, async () => {
+            const { client, namespace: ns } = target();
+            const all = await list(client, ns, '');
+            const one = await list(client, ns, 'limit=1');
+            assert.equal(one.metadata.remainingItemCount, all.items.length - 1);
+            const rest = await list(client, ns, `limit=${all.items.length}&continue=${one.metadata.continue}`);
+            assert.equal(rest.metadata.continue, undefined, 'no continue on the last chunk');
+            assert.equal(rest.metadata.remainingItemCount, undefined, 'omitted when the list is complete');
+            assert.equal(rest.items.length, all.items.length - 1);
+            const selected = await list(client, ns, 'fieldSelector=metadata.name!%3Dnone&limit=1');
+            assert.ok(selected.metadata.continue);
+            assert.equal(selected.metadata.remainingItemCount, undefined, 'omitted with a field selector');
+          });
+        });
+      }
     }
-  }
+  });
 
   it('after compaction passes a revision: Exact list, continue token and watch from it are 410 Expired on every target', async () => {
     for (const t of targets) {

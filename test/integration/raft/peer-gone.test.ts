@@ -3,20 +3,18 @@
 // and a follower forgets the leader it reported (RawNode.forgetLeader).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ensureClusterPki } from '../../../internal/certificates/index.ts';
 import { killPid } from '../../../bench/cleanup.ts';
 import { makeMessage, term } from '../../../raft/core/index.ts';
 import { Transport, type TransportHandlers } from '../../../raft/transport.ts';
 import { eventually } from '../../unit/storage/conformance-support.ts';
+import { forkEntryPoint } from '../../support/fork-entry-point.ts';
 import { ToyCluster } from './toy-cluster.ts';
 
-const peerEntry = fileURLToPath(new URL('../../support/transport-peer.ts', import.meta.url));
 
 /** Handlers that record only the peers reported gone and the senders of messages. */
 function goneRecorder(): TransportHandlers & { gone: string[]; heardFrom: Set<string> } {
@@ -42,7 +40,7 @@ test('the transport reports a peer whose process is killed, and one that stops',
   const a = await Transport.start({ id: 'a', listen: '127.0.0.1:0', peers: { b: '127.0.0.1:1', c: '127.0.0.1:1' }, tls: tls('a'), snapshotDir: join(dir, 'a'), handlers: recorder });
   t.after(() => a.stop());
 
-  const child = fork(peerEntry, [dir, 'b', `a=127.0.0.1:${a.port}`], { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+  const child = forkEntryPoint('test/support/transport-peer.ts', [dir, 'b', `a=127.0.0.1:${a.port}`], { stdio: 'ignore' });
   t.after(() => killPid(child.pid));
   await once(child, 'message');
   await eventually(() => recorder.heardFrom.has('b'), 'a heartbeat from b');

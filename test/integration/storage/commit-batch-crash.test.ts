@@ -3,21 +3,19 @@
 // gives the state of a replica that never crashed; and a real replica, whose log snapshots compact,
 // comes back with every write it acknowledged.
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { RaftStorage } from '../../../internal/storage/raft-storage.ts';
 import { readAppliedIndex, SqliteStateMachine } from '../../../internal/storage/sqlite-state-machine.ts';
 import { freePorts } from '../../support/free-ports.ts';
+import { forkEntryPoint } from '../../support/fork-entry-point.ts';
 import { openSingleReplica } from '../../support/single-replica.ts';
 import { creates } from '../../support/state-entries.ts';
 import { eventually } from '../../unit/storage/conformance-support.ts';
 
-const child = fileURLToPath(new URL('../../support/apply-until-killed.ts', import.meta.url));
-const raftChild = fileURLToPath(new URL('../../support/raft-store-until-killed.ts', import.meta.url));
 /** A child that has not reported by then is killed, so that a hung one fails the test instead of hanging the run. */
 const childDeadlineMs = 60_000;
 
@@ -39,7 +37,7 @@ test('applies lost with a SIGKILLed process come back from the log, from the com
   const dir = mkdtempSync(join(tmpdir(), 'orch-commit-crash-'));
   const path = join(dir, 'state.db');
   const [count, entriesMax] = [25, 10];
-  const proc = fork(child, [path, String(count), String(entriesMax)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = forkEntryPoint('test/support/apply-until-killed.ts', [path, String(count), String(entriesMax)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const cancelWatchdog = watchdog(proc);
   try {
     const report = await new Promise<{ applied: number }>((resolve, reject) => {
@@ -72,7 +70,7 @@ test('a replica SIGKILLed with an open commit batch, its log compacted behind sn
   const dir = mkdtempSync(join(tmpdir(), 'orch-commit-crash-raft-'));
   const [dataDir, pkiDir] = [join(dir, 'n1'), join(dir, 'pki')];
   const [firstPort, secondPort] = await freePorts(2);
-  const proc = fork(raftChild, [dataDir, pkiDir, String(firstPort), '100', '5'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = forkEntryPoint('test/support/raft-store-until-killed.ts', [dataDir, pkiDir, String(firstPort), '100', '5'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const cancelWatchdog = watchdog(proc);
   let restarted: RaftStorage | null = null;
   try {

@@ -4,10 +4,12 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { SqliteLogStorage, snapshotDataFor, snapshotPathOf } from '../../../raft/sqlite-log-storage.ts';
 import { RaftError, index, term } from '../../../raft/core/types.ts';
+import { repoRoot } from '../../../internal/cluster/build-layout.ts';
+import { moduleInBuild } from '../../support/fork-entry-point.ts';
 import type { ConfState, Entry } from '../../../raft/core/types.ts';
 
 const execFileAsync = promisify(execFile);
@@ -160,11 +162,12 @@ test('a second process cannot open a log that a running node holds, and says why
   });
   held.persist({ entries: [ent(1, 1)], hardState: { term: term(1), vote: 'a', commit: index(0) }, snapshot: null, mustSync: true });
   // A separate process, as a second replica started on the same data directory would be.
-  const storageModule = new URL('../../../raft/sqlite-log-storage.ts', import.meta.url).href;
+  const storage = moduleInBuild('raft/sqlite-log-storage.ts');
+  const storageModule = pathToFileURL(storage.path).href;
   const script = `const { SqliteLogStorage } = await import(${JSON.stringify(storageModule)});
     try { new SqliteLogStorage(${JSON.stringify(dir)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`;
-  // From the repository root, where --import resolves tsx.
-  const second = await execFileAsync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+  // From the repository root, where --import resolves tsx (when the test runs through it).
+  const second = await execFileAsync(process.execPath, [...storage.execArgv, '--input-type=module', '-e', script], { cwd: repoRoot });
   assert.match(second.stdout, /raft\.db is in use by another process/);
   held.close();
   heldOpen = false;
