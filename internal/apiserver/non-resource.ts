@@ -8,6 +8,7 @@ import { aggregatedDiscoveryParams, negotiateDiscovery, negotiateResponse, type 
 import type { OpenApiDocuments } from './openapi.ts';
 import type { Responder } from './respond.ts';
 import { pathNotFound, methodNotAllowed } from './handlers/dispatch.ts';
+import { groupVersionNotFound } from './handlers/route-errors.ts';
 
 /** What the non-resource endpoints read. */
 export interface NonResourceDeps {
@@ -98,7 +99,7 @@ export async function serveNonResource(deps: NonResourceDeps, method: string, pa
   }
   const version = path === '/version' || path === '/version/';
   const body = version ? versionInfo() : first === 'api' || first === 'apis' ? discovery(deps, parts) : undefined;
-  if (body === undefined) throw pathNotFound();
+  if (body === undefined) throw first === 'apis' && parts.length === 3 ? groupVersionNotFound(deps.registry.apiDomain, parts[1] ?? '', parts[2] ?? '') : pathNotFound();
   const negotiated = negotiateResponse(accept, deps.registry.apiDomain, version ? textOffers : discoveryOffers);
   out.options.format = negotiated.format;
   out.options.protobuf = negotiated.protobuf;

@@ -67,7 +67,7 @@ import { localsubjectaccessreviews, localSubjectAccessReviewKind, selfsubjectacc
 import { ReviewStore, type ReviewKind } from './authorization/review-store.ts';
 import type { StoreAuthorization } from './authorization/store-authorization.ts';
 import { policyParamWriteHooks } from './admissionregistration/policy-authorization-hooks.ts';
-import { selfsubjectreviews, selfSubjectReviewKind, selfsubjectreviewsV1beta1 } from './authentication/selfsubjectreviews.ts';
+import { selfsubjectreviews, selfSubjectReviewKind, selfsubjectreviewsV1alpha1, selfsubjectreviewsV1beta1 } from './authentication/selfsubjectreviews.ts';
 import { bindingEscalationHooks, roleEscalationHooks } from './rbac/escalation-hooks.ts';
 import type { ResourceDeclaration } from './schema/declaration.ts';
 import { servedGroup, type ServedResource, type ServedResources } from './served-resource.ts';
@@ -92,7 +92,7 @@ export const builtinDeclarations: readonly ResourceDeclaration[] = [
   validatingwebhookconfigurations, mutatingwebhookconfigurations,
   validatingadmissionpolicies, validatingadmissionpoliciesV1alpha1, validatingadmissionpolicybindings, validatingadmissionpolicybindingsV1alpha1,
   apiservices, customresourcedefinitions,
-  selfsubjectreviews, selfsubjectreviewsV1beta1,
+  selfsubjectreviews, selfsubjectreviewsV1beta1, selfsubjectreviewsV1alpha1,
   tokenreviews,
   subjectaccessreviews, localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectrulesreviews,
 ];
@@ -125,6 +125,7 @@ const ownStores: ReadonlyMap<ResourceDeclaration, OwnStore> = new Map<ResourceDe
   [selfsubjectrulesreviews, reviewStore(selfSubjectRulesReviewKind)],
   [selfsubjectreviews, reviewStore(selfSubjectReviewKind)],
   [selfsubjectreviewsV1beta1, reviewStore(selfSubjectReviewKind)],
+  [selfsubjectreviewsV1alpha1, reviewStore(selfSubjectReviewKind)],
   [tokenreviews, (storage, served, deps) => new TokenReviewStore(storage, served, deps.serviceAccountTokens)],
 ]);
 

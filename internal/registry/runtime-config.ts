@@ -1,7 +1,8 @@
-// `--runtime-config`, as kube-apiserver reads it: comma-separated `<key>[=<value>]`, a missing value
-// meaning true. Keys name a group version (`batch/v1`, `v1` or `api/v1` for the core group), one
-// resource of it (`<group>/<version>/<resource>`), or every version of a level (`api/all`,
-// `api/ga`, `api/beta`, `api/alpha`). The most specific key decides.
+// `--runtime-config`, as kube-apiserver 1.28 reads it (k8s.io/apiserver's resourceconfig): comma-
+// separated `<key>[=<value>]`, a missing value meaning true. Keys name a group version (`batch/v1`,
+// `v1`, `/v1` or `api/v1` for the core group), one resource of it (`<group>/<version>/<resource>`), or
+// every version of a level (`api/all`, `api/ga`, `api/beta`, `api/alpha`, applied in that order and
+// taking only `true` or `false`). A resource key beats a group version key, which beats the levels.
 
 /** The stability level of an API version. */
 export type VersionLevel = 'ga' | 'beta' | 'alpha';
@@ -27,6 +28,13 @@ function parseBool(key: string, value: string): boolean {
   throw new Error(`invalid value of ${key}: ${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`);
 }
 
+/** A level key's value: only `true` and `false`, as kube takes them (an omitted value is true, as SPEC says of every key). */
+function levelValue(key: string, value: string): boolean {
+  if (value === '' || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new Error(`invalid value ${key}=${value}`);
+}
+
 /** Parses the flag's value; throws an Error with kube's wording on a malformed entry. */
 export function parseRuntimeConfig(flag: string): RuntimeConfig {
   const exact = new Map<string, boolean>();
@@ -36,16 +44,19 @@ export function parseRuntimeConfig(flag: string): RuntimeConfig {
     if (entry === '') continue;
     const eq = entry.indexOf('=');
     const key = (eq < 0 ? entry : entry.slice(0, eq)).trim();
-    const enabled = parseBool(key, eq < 0 ? '' : entry.slice(eq + 1).trim());
     const level = levelKeys.get(key);
     if (level !== undefined) {
-      levels.set(level, enabled);
+      levels.set(level, levelValue(key, eq < 0 ? '' : entry.slice(eq + 1).trim()));
       continue;
     }
-    const normalized = key === 'api/v1' ? 'v1' : key.startsWith('api/v1/') ? key.slice('api/'.length) : key;
-    if (normalized.split('/').length > 3 || normalized.startsWith('/') || normalized.endsWith('/')) throw new Error(`invalid key ${key} in --runtime-config`);
+    const enabled = parseBool(key, eq < 0 ? '' : entry.slice(eq + 1).trim());
+    // The core group: `v1`, `/v1` (kube reads an empty group before the slash) or `api/v1` (its older spelling).
+    const normalized = key === 'api/v1' || key.startsWith('api/v1/') ? key.slice('api/'.length) : key.startsWith('/') ? key.slice(1) : key;
+    if (normalized.split('/').length > 3 || normalized.split('/').includes('')) throw new Error(`runtime-config invalid key ${key}`);
     exact.set(normalized, enabled);
   }
+  // kube refuses a server that would serve nothing.
+  if (levels.get('all') === false && levels.size === 1 && exact.size === 0) throw new Error('invalid key with only api/all=false');
   const groupVersions = [...exact.keys()].map((k) => {
     const parts = k.split('/');
     // `v1/pods` names a core resource; `apps/v1/deployments` a named group's.

@@ -4,6 +4,7 @@
 import { builtinDeclarations, type ServingOptions } from '../registry/resource-registry.ts';
 import { servedGroup } from '../registry/served-resource.ts';
 import { parseFeatureGates, parseRuntimeConfig } from '../registry/runtime-config.ts';
+import { removalText, removedKindsOf } from '../registry/removed-versions.ts';
 
 /** The parseArgs options of the serving flags. */
 export const servingFlagOptions = {
@@ -20,6 +21,30 @@ export interface ServingFlagValues {
 /** The feature gates kube-apiserver 1.28 knows that orch acts on. */
 const knownGates: ReadonlySet<string> = new Set(['ValidatingAdmissionPolicy']);
 
+/**
+ * What is wrong with the group versions `--runtime-config` names, in kube's words: groups no
+ * server has ("unknown api groups"), then versions a known group lacks; a version kube no longer
+ * serves says what replaced it (kube would take the key and serve nothing).
+ */
+function unknownGroupVersion(groupVersions: readonly string[], apiDomain: string): string | undefined {
+  const known = new Set(builtinDeclarations.map((d) => {
+    const group = servedGroup(d, apiDomain);
+    return group === '' ? d.version : `${group}/${d.version}`;
+  }));
+  const split = (gv: string): [string, string] => {
+    const slash = gv.lastIndexOf('/');
+    return slash < 0 ? ['', gv] : [gv.slice(0, slash), gv.slice(slash + 1)];
+  };
+  const groups = new Set([...known].map((gv) => split(gv)[0]));
+  const unknownGroups = [...new Set(groupVersions.map((gv) => split(gv)[0]).filter((g) => !groups.has(g)))];
+  if (unknownGroups.length > 0) return `unknown api groups ${unknownGroups.join(',')}`;
+  const missing = groupVersions.find((gv) => !known.has(gv));
+  if (missing === undefined) return undefined;
+  const [group, version] = split(missing);
+  const removed = removedKindsOf(apiDomain, group, version).map((r) => removalText(r, apiDomain));
+  return `group version ${missing} that has not been registered${removed.length > 0 ? ` (${removed.join('; ')})` : ''}`;
+}
+
 /** Validates the flags; throws `makeError(message)` naming what is wrong. */
 export function parseServingFlags(values: ServingFlagValues, apiDomain: string, makeError: (message: string) => Error): ServingOptions {
   let options: { runtimeConfig?: ServingOptions['runtimeConfig']; featureGates?: ServingOptions['featureGates'] } = {};
@@ -29,12 +54,8 @@ export function parseServingFlags(values: ServingFlagValues, apiDomain: string, 
   } catch (err) {
     throw makeError(`--${values['runtime-config'] !== undefined && !(err instanceof Error && err.message.startsWith('missing bool')) ? 'runtime-config' : 'feature-gates'}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const known = new Set(builtinDeclarations.map((d) => {
-    const group = servedGroup(d, apiDomain);
-    return group === '' ? d.version : `${group}/${d.version}`;
-  }));
-  const unknown = (options.runtimeConfig?.groupVersions ?? []).filter((gv) => !known.has(gv));
-  if (unknown.length > 0) throw makeError(`--runtime-config: unknown api groups ${unknown.join(',')}`);
+  const unknown = unknownGroupVersion(options.runtimeConfig?.groupVersions ?? [], apiDomain);
+  if (unknown !== undefined) throw makeError(`--runtime-config: ${unknown}`);
   for (const gate of options.featureGates?.keys() ?? []) if (!knownGates.has(gate)) throw makeError(`--feature-gates: unrecognized feature gate: ${gate}`);
   return options;
 }

@@ -167,11 +167,11 @@ subjects:
     succeeded(await c.kubectl(0, ['-n', 'kube-system', 'create', 'secret', 'generic', `bootstrap-token-${tokenId}`, '--type=bootstrap.kubernetes.io/token',
       `--from-literal=token-id=${tokenId}`, '--from-literal=token-secret=0123456789abcdef', '--from-literal=usage-bootstrap-authentication=true',
       '--from-literal=usage-bootstrap-signing=true', `--from-literal=expiration=${expiration}`]), 'create token');
-    const review = { apiVersion: 'authentication.k8s.io/v1beta1', kind: 'SelfSubjectReview' };
+    const review = { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' };
     // Another replica than the one that stored the Secret: its own copy answers, as kube's informer does.
     let whoami = { status: 0, body: '' };
     await eventually('the token authenticates on replica 1', async () => {
-      whoami = await callReplica(c.fixture.cluster, 1, '/apis/authentication.k8s.io/v1beta1/selfsubjectreviews', { method: 'POST', token, body: review });
+      whoami = await callReplica(c.fixture.cluster, 1, '/apis/authentication.k8s.io/v1/selfsubjectreviews', { method: 'POST', token, body: review });
       return whoami.status === 201;
     });
     const user = (JSON.parse(whoami.body) as { status: { userInfo: { username: string; groups: string[] } } }).status.userInfo;

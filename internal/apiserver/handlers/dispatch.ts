@@ -1,7 +1,7 @@
 import { StatusError } from '../../registry/errors/status-error.ts';
 import { deprecationWarningOf } from '../deprecation.ts';
 import { dispatchDeclaredSubresource } from './declared-subresources.ts';
-import { methodNotAllowed, pathNotFound } from './route-errors.ts';
+import { methodNotAllowed, pathNotFound, resourceNotFound } from './route-errors.ts';
 import { handleDelete, handleDeleteCollection } from './delete.ts';
 import { handleFinalize } from './namespace-finalize.ts';
 import { handlePatch } from './patch.ts';
@@ -11,7 +11,7 @@ import { handleGetScale, handleUpdateScale } from './subresources.ts';
 import { handleWatch } from './watch.ts';
 import { handleCreate, handleUpdate } from './write.ts';
 
-export { methodNotAllowed, pathNotFound };
+export { methodNotAllowed, pathNotFound, resourceNotFound };
 
 async function dispatchSubresource(ctx: RequestContext, sub: string): Promise<void> {
   const { verb } = ctx.info;

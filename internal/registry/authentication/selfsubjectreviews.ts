@@ -1,12 +1,14 @@
-// SelfSubjectReview (authentication.<domain>/v1 and v1beta1), kube-apiserver 1.28's
+// SelfSubjectReview (authentication.<domain>/v1, v1beta1 and v1alpha1), kube-apiserver 1.28's
 // pkg/registry/authentication/selfsubjectreview: create-only, nothing stored; the answer is the
-// caller's own identity after impersonation (`kubectl auth whoami`).
+// caller's own identity after impersonation (`kubectl auth whoami`). As in 1.28 only v1 is served
+// by default: v1beta1 (a beta of 1.27, after beta APIs went off by default) and v1alpha1 wait for
+// `--runtime-config`.
 import type { UserInfo } from '../../authn/user-info.ts';
 import type { ReviewKind } from '../authorization/review-store.ts';
 import { builtinFields } from '../schema/builtin-schemas.ts';
 import type { ResourceDeclaration } from '../schema/declaration.ts';
 
-function declaration(version: 'v1' | 'v1beta1'): ResourceDeclaration {
+function declaration(version: 'v1' | 'v1beta1' | 'v1alpha1'): ResourceDeclaration {
   return {
     group: 'authentication',
     groupQualified: true,
@@ -20,13 +22,16 @@ function declaration(version: 'v1' | 'v1beta1'): ResourceDeclaration {
     fields: builtinFields(`io.k8s.api.authentication.${version}.SelfSubjectReview`),
     verbs: ['create'],
     strategy: {},
+    ...(version === 'v1' ? {} : { servedByDefault: false }),
   };
 }
 
 /** SelfSubjectReviews at authentication.<domain>/v1. */
 export const selfsubjectreviews = declaration('v1');
-/** SelfSubjectReviews at authentication.<domain>/v1beta1 (same answer). */
+/** SelfSubjectReviews at authentication.<domain>/v1beta1 (same answer; off by default). */
 export const selfsubjectreviewsV1beta1 = declaration('v1beta1');
+/** SelfSubjectReviews at authentication.<domain>/v1alpha1 (same answer; alpha, off by default). */
+export const selfsubjectreviewsV1alpha1 = declaration('v1alpha1');
 
 /** status.userInfo as Go's omitempty writes it: username always, uid, groups and extra when set. */
 export function userInfoJson(user: UserInfo): Record<string, unknown> {

@@ -155,7 +155,7 @@ test('the review APIs answer from the authorizer and are listed with the create 
   // Impersonate-Group repeated (kubectl speaks HTTP/2 here): one group per header, never the joined list.
   const asWho = JSON.parse(await kubectl.run('auth', 'whoami', '-o', 'json', '--as=nobody', '--as-group=team', '--as-group=ops')) as { status: unknown };
   assert.deepEqual(asWho.status, { userInfo: { username: 'nobody', groups: ['team', 'ops', 'system:authenticated'] } });
-  for (const [path, plural] of [['/apis/authorization.k8s.io/v1', 'subjectaccessreviews'], ['/apis/authentication.k8s.io/v1', 'selfsubjectreviews'], ['/apis/authentication.k8s.io/v1beta1', 'selfsubjectreviews']] as const) {
+  for (const [path, plural] of [['/apis/authorization.k8s.io/v1', 'subjectaccessreviews'], ['/apis/authentication.k8s.io/v1', 'selfsubjectreviews']] as const) {
     const list = (await server.client.call('GET', path)).json as { resources: { name: string; verbs: string[] }[] };
     assert.deepEqual(list.resources.find((r) => r.name === plural)?.verbs, ['create'], `${path} ${plural}`);
   }

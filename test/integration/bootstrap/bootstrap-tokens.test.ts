@@ -57,7 +57,7 @@ after(async () => {
 async function whoami(token: string): Promise<{ status: number; user?: Json }> {
   const client = new TestApiClient(server.baseUrl, server.tls.cert, token);
   try {
-    const answer = await client.call('POST', '/apis/authentication.k8s.io/v1beta1/selfsubjectreviews', { body: { apiVersion: 'authentication.k8s.io/v1beta1', kind: 'SelfSubjectReview' } });
+    const answer = await client.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
     return { status: answer.status, ...(answer.status === 201 ? { user: ((answer.json as Json).status as Json).userInfo as Json } : {}) };
   } finally {
     await client.close();
