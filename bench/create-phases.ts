@@ -31,3 +31,18 @@ export function joinedHalves(a: LoadResult, b: LoadResult): LoadResult {
   const slower = a.latency.p99Ms >= b.latency.p99Ms ? a : b;
   return { ops, errors: a.errors + b.errors, firstError: a.firstError ?? b.firstError, elapsedMs, opsPerSecond: elapsedMs > 0 ? (ops * 1000) / elapsedMs : 0, latency: slower.latency };
 }
+
+/**
+ * `creates` ConfigMap creates in each of two namespaces, A-B-B-A (warm-up creates in both first),
+ * so that neither side gets the warmer half of the run; each side's halves joined.
+ */
+export async function alternatedConfigMapCreates(clients: readonly OrchClient[], namespaces: { readonly a: string; readonly b: string }, creates: number, options: CreatePhaseOptions): Promise<{ a: LoadResult; b: LoadResult }> {
+  const half = Math.ceil(creates / 2);
+  await createConfigMaps(clients, namespaces.a, 'warmup', Math.min(half, 300), options);
+  await createConfigMaps(clients, namespaces.b, 'warmup', Math.min(half, 300), options);
+  const a1 = await createConfigMaps(clients, namespaces.a, 'a', half, options);
+  const b1 = await createConfigMaps(clients, namespaces.b, 'a', half, options);
+  const b2 = await createConfigMaps(clients, namespaces.b, 'b', creates - half, options);
+  const a2 = await createConfigMaps(clients, namespaces.a, 'b', creates - half, options);
+  return { a: joinedHalves(a1, a2), b: joinedHalves(b1, b2) };
+}

@@ -15,7 +15,7 @@ export interface OrchTarget {
 }
 
 /** Starts 3 replicas under `dataDir`; every replica is SIGKILLed on stop and at process exit. */
-export async function startOrch(options: { dataDir: string; replicas: number; readyTimeoutMs: number; connections: number; timeoutMs: number }): Promise<OrchTarget> {
+export async function startOrch(options: { dataDir: string; replicas: number; readyTimeoutMs: number; connections: number; timeoutMs: number; replicaArgs?: (name: string) => readonly string[] }): Promise<OrchTarget> {
   const ports = await freePorts(options.replicas * 2);
   // Until startLocalCluster returns, its replicas are known only by their data directory.
   const removeStartingCleanup = onCleanup(() => killChildrenMentioning(options.dataDir));
@@ -27,6 +27,7 @@ export async function startOrch(options: { dataDir: string; replicas: number; re
     kubeconfigPath: join(options.dataDir, 'kubeconfig'),
     output: 'ignore',
     readyTimeoutMs: options.readyTimeoutMs,
+    ...(options.replicaArgs ? { replicaArgs: options.replicaArgs } : {}),
   });
   const removeCleanup = onCleanup(() => cluster.replicas.forEach((r) => killPid(r.process?.pid)));
   removeStartingCleanup();

@@ -17,6 +17,7 @@ import { startOrch, type OrchTarget } from './orch-target.ts';
 import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
 import { rbacNotes, rbacRows, runRbacBench } from './rbac-bench.ts';
 import { runWebhookBench, webhookNotes, webhookRows } from './webhook-bench.ts';
+import { auditNotes, auditReplicaArgs, auditRows, runAuditBench } from './audit-bench.ts';
 import { crdNotes, crdRows, runCrdBench } from './crd-bench.ts';
 import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
@@ -28,6 +29,7 @@ import { runWatchBench } from './watch-bench.ts';
 const limits = benchLimits();
 const resultsDir = join(repoRoot, 'bench', 'results');
 const baseDir = mkdtempSync(join(process.env['BENCH_DATA_DIR'] ?? tmpdir(), 'orch-bench-'));
+const auditDir = join(baseDir, 'audit');
 const startedAt = new Date();
 const failures: { phase: string; error: string }[] = [];
 const warnings: string[] = [];
@@ -159,7 +161,9 @@ await phase('orch store (3 processes)', async () => {
 
 let orch: OrchTarget | null = null;
 await phase('orch start', async () => {
-  orch = await startOrch({ dataDir: join(baseDir, 'orch'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs, connections: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs });
+  // Audited only in the audit benchmark's namespace (bench/audit-bench.ts): every other request is checked against the policy and left out.
+  mkdirSync(auditDir, { recursive: true });
+  orch = await startOrch({ dataDir: join(baseDir, 'orch'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs, connections: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs, replicaArgs: auditReplicaArgs(auditDir) });
 });
 const target = orch as OrchTarget | null;
 if (target !== null) {
@@ -194,6 +198,12 @@ if (target !== null) {
     raw['webhook'] = result;
     tailRows.push(...webhookRows(result, limits.apiConcurrency));
     warnings.push(...webhookNotes(result));
+  });
+  await phase('orch creates audited at Metadata against unaudited ones', async () => {
+    const result = await runAuditBench(target, auditDir, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12 });
+    raw['audit'] = result;
+    tailRows.push(...auditRows(result, limits.apiConcurrency));
+    warnings.push(...auditNotes(result));
   });
   await phase('orch creates of a custom kind with three CEL rules against ConfigMaps', async () => {
     const result = await runCrdBench(target, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12 });

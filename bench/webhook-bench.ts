@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createCertificateAuthority, issueCertificate } from '../internal/certificates/index.ts';
-import { createConfigMaps, joinedHalves } from './create-phases.ts';
+import { alternatedConfigMapCreates } from './create-phases.ts';
 import type { LoadResult } from './load.ts';
 import { configMap, type OrchClient } from './orch-client.ts';
 import { ensureNamespace, pickClient, type OrchTarget } from './orch-target.ts';
@@ -82,14 +82,8 @@ export async function runWebhookBench(target: OrchTarget, options: WebhookBenchO
     await ensureNamespace(admin, hookedNamespace);
     await admin.call('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', configuration(webhook.url, webhook.caPem), [201, 409]);
     await awaitWebhook(target.clients, webhook.reviews, performance.now() + 30_000);
-    const half = Math.ceil(options.creates / 2);
-    await createConfigMaps(target.clients, plainNamespace, 'warmup', Math.min(half, 300), options);
-    await createConfigMaps(target.clients, hookedNamespace, 'warmup', Math.min(half, 300), options);
-    const plain1 = await createConfigMaps(target.clients, plainNamespace, 'a', half, options);
-    const hooked1 = await createConfigMaps(target.clients, hookedNamespace, 'a', half, options);
-    const hooked2 = await createConfigMaps(target.clients, hookedNamespace, 'b', options.creates - half, options);
-    const plain2 = await createConfigMaps(target.clients, plainNamespace, 'b', options.creates - half, options);
-    return { withoutWebhook: joinedHalves(plain1, plain2), withWebhook: joinedHalves(hooked1, hooked2), reviews: webhook.reviews() };
+    const { a, b } = await alternatedConfigMapCreates(target.clients, { a: plainNamespace, b: hookedNamespace }, options.creates, options);
+    return { withoutWebhook: a, withWebhook: b, reviews: webhook.reviews() };
   } finally {
     await admin.call('DELETE', `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${configurationName}`, undefined, [200, 404]).catch(() => undefined);
     await new Promise((resolve) => webhook.server.close(resolve));

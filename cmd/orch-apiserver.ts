@@ -3,27 +3,29 @@ import { join } from 'node:path';
 import { ensureAdminToken } from '../internal/cluster/admin-token.ts';
 import { FlagError, parseReplicaFlags, type ReplicaFlags } from '../internal/replica/parse-flags.ts';
 import { startReplica } from '../internal/replica/start-replica.ts';
+import { Logger } from '../internal/logging/logger.ts';
+import { routeProcessOutput } from '../internal/logging/process-output.ts';
 
+// Every line on stderr is one JSON object, a flag's refusal included (internal/logging/logger.ts).
 let flags: ReplicaFlags;
 try {
   flags = parseReplicaFlags(process.argv.slice(2));
 } catch (error) {
   if (!(error instanceof FlagError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw error;
-  console.error(`orch-apiserver: ${(error as Error).message}`);
+  Logger.create({ component: 'orch-apiserver', verbosity: 0 }).error((error as Error).message);
   process.exit(2);
 }
 
-const log = (message: string, err?: unknown): void => {
-  console.error(`${new Date().toISOString()} ${flags.name}: ${message}${err === undefined ? '' : ` ${err instanceof Error ? err.stack : String(err)}`}`);
-};
+const logger = Logger.create({ component: 'orch-apiserver', replica: flags.name, verbosity: flags.observability.verbosity });
+routeProcessOutput(logger);
 // TEST ONLY: ORCH_TESTING_PLANTED_BUG=stale-reads plants a bug the chaos checkers must catch
 // (consistent reads served locally, without ReadIndex). Read here only; never set it in production.
 const plantedBug = process.env.ORCH_TESTING_PLANTED_BUG;
 if (plantedBug !== undefined && plantedBug !== '' && plantedBug !== 'stale-reads') {
-  console.error(`orch-apiserver: ORCH_TESTING_PLANTED_BUG="${plantedBug}" is not a known planted bug (stale-reads)`);
+  logger.error(`ORCH_TESTING_PLANTED_BUG="${plantedBug}" is not a known planted bug (stale-reads)`);
   process.exit(2);
 }
-for (const warning of flags.authentication.warnings) log(warning);
+for (const warning of flags.authentication.warnings) logger.warn(warning);
 const replica = await startReplica({
   name: flags.name,
   dataDir: flags.dataDir,
@@ -47,22 +49,27 @@ const replica = await startReplica({
   serving: flags.serving,
   controllers: flags.controllers,
   signing: flags.signing,
+  audit: flags.audit,
   ...(plantedBug === 'stale-reads' ? { testingServeConsistentReadsLocally: true } : {}),
-  log,
+  logger,
+  tracing: flags.observability.tracing,
 }).catch((error: unknown) => {
   // A file a flag names that cannot be used (a signing CA whose key does not match, a token file
   // with a bad line): one line naming it, not a stack.
-  console.error(`orch-apiserver: ${error instanceof Error ? error.message : String(error)}`);
+  logger.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
-log(`serving https://${flags.advertiseAddress.host}:${replica.api.port}, peers on ${flags.peerAddress}`);
-if (plantedBug === 'stale-reads') log('TEST ONLY planted bug stale-reads: consistent reads skip ReadIndex');
+logger.info(`serving https://${flags.advertiseAddress.host}:${replica.api.port}, peers on ${flags.peerAddress}`, {
+  api: `https://${flags.advertiseAddress.host}:${replica.api.port}`, peers: flags.peerAddress, verbosity: flags.observability.verbosity,
+  tracing: flags.observability.tracing === null ? 'off' : flags.observability.tracing.url,
+});
+if (plantedBug === 'stale-reads') logger.warn('TEST ONLY planted bug stale-reads: consistent reads skip ReadIndex');
 
 let stopping = false;
 const shutdown = async (): Promise<void> => {
   if (stopping) return;
   stopping = true;
-  log(`shutting down in ${flags.shutdownDelayMs} ms`);
+  logger.info(`shutting down in ${flags.shutdownDelayMs} ms`);
   replica.api.beginShutdown();
   await new Promise((r) => setTimeout(r, flags.shutdownDelayMs));
   await replica.stop();

@@ -1,38 +1,60 @@
 // Starts a local HA cluster (N replicas on loopback, each its own process) in the foreground.
+// Logs (its own and its replicas') are JSON lines on stderr; stdout has the how-to-use text only.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../internal/cluster/local-cluster.ts';
 import { PortsInUseError } from '../internal/cluster/ports-in-use.ts';
+import { Logger, parseVerbosity } from '../internal/logging/logger.ts';
+import { childLineForwarder, routeProcessOutput } from '../internal/logging/process-output.ts';
 
-const { values } = parseArgs({
-  options: {
-    'data-dir': { type: 'string', default: '.orch/data' },
-    kubeconfig: { type: 'string', default: '.orch/kubeconfig' },
-    host: { type: 'string', default: '127.0.0.1' },
-    'api-port': { type: 'string', default: '6443' },
-    'peer-port': { type: 'string', default: '6543' },
-    replicas: { type: 'string', default: '3' },
-  },
-});
+const bootLogger = Logger.create({ component: 'orch-cluster', verbosity: 0 });
+routeProcessOutput(bootLogger);
+let values;
+let verbosity: number;
+try {
+  ({ values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string', default: '.orch/data' },
+      kubeconfig: { type: 'string', default: '.orch/kubeconfig' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'api-port': { type: 'string', default: '6443' },
+      'peer-port': { type: 'string', default: '6543' },
+      replicas: { type: 'string', default: '3' },
+      // Passed on to every replica too.
+      v: { type: 'string', short: 'v', default: '0' },
+      'tracing-config-file': { type: 'string' },
+    },
+  }));
+  verbosity = parseVerbosity(values.v);
+} catch (error) {
+  bootLogger.error((error as Error).message);
+  process.exit(2);
+}
+const logger = Logger.create({ component: 'orch-cluster', verbosity });
 
 const count = Number(values.replicas);
 const apiPort = Number(values['api-port']);
 const peerPort = Number(values['peer-port']);
 if (![count, apiPort, peerPort].every(Number.isSafeInteger) || count < 1) {
-  console.error('orch-cluster: --replicas, --api-port and --peer-port must be integers');
+  logger.error('--replicas, --api-port and --peer-port must be integers');
   process.exit(2);
 }
+const tracingConfigFile = values['tracing-config-file'];
+const extraArgs = [`--v=${verbosity}`, ...(tracingConfigFile === undefined ? [] : ['--tracing-config-file', resolve(tracingConfigFile)])];
 const kubeconfigPath = resolve(values.kubeconfig);
 const apiPorts = Array.from({ length: count }, (_, i) => apiPort + i);
 const peerPorts = Array.from({ length: count }, (_, i) => peerPort + i);
 let cluster: LocalCluster;
 try {
-  cluster = await startLocalCluster({ dataDir: resolve(values['data-dir']), host: values.host, apiPorts, peerPorts, kubeconfigPath, output: 'prefixed', readyTimeoutMs: 120_000 });
+  cluster = await startLocalCluster({
+    dataDir: resolve(values['data-dir']), host: values.host, apiPorts, peerPorts, kubeconfigPath, extraArgs,
+    output: { onLine: childLineForwarder(logger) }, readyTimeoutMs: 120_000,
+  });
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   const held = error instanceof PortsInUseError && PortsInUseError.heldByAnother(error.refused);
   const hint = held ? ' (make run uses fixed ports: stop the other cluster, or choose --api-port and --peer-port)' : '';
-  console.error(`orch-cluster: ${message}${hint}`);
+  logger.error(`${message}${hint}`);
   process.exit(1);
 }
 
@@ -55,7 +77,7 @@ for (const replica of cluster.replicas) {
   // 'close', after the replica's output is drained: the exit below would cut its last lines.
   replica.process?.on('close', () => {
     if (stopping || cluster.replicas.some((r) => r.process !== null)) return;
-    console.error('orch-cluster: every replica has exited (their output above says why)');
+    logger.error('every replica has exited (their lines above say why)');
     process.exit(1);
   });
 }

@@ -1,5 +1,5 @@
 /** The options and hooks of the Raft driver (raft/node.ts). */
-import type { Entry, Index, NodeId, SnapshotMetadata, Term } from './core/index.ts';
+import type { ConfChangeSingle, ConfState, Entry, Index, NodeId, Role, SnapshotMetadata, Term } from './core/index.ts';
 import type { TlsMaterial } from './transport.ts';
 
 /** What the driver needs from the replicated state machine (synchronous apply; SQLite). */
@@ -60,9 +60,20 @@ export interface RaftNodeOptions {
   readonly snapshotCatchUpEntries?: number;
   /** Called with operating errors the driver cannot hand to a caller (failed background snapshot). */
   readonly onError?: (err: Error) => void;
+  /** Hears elections and membership changes as the driver takes them from the core (for the log). */
+  readonly onEvent?: (event: RaftEvent) => void;
   /** Receives the durations the driver measures (for histograms). */
   readonly timings?: RaftTimings;
 }
+
+/**
+ * What the driver tells `onEvent` (synchronously: a listener must not throw or block): this node's
+ * role changed as it takes the Ready that says so (an election: it became candidate, leader,
+ * follower...), or a membership change was applied (the configuration it leads to).
+ */
+export type RaftEvent =
+  | { readonly type: 'role'; readonly role: Role; readonly previousRole: Role; readonly term: Term; readonly leader: NodeId | null }
+  | { readonly type: 'membership'; readonly index: Index; readonly changes: readonly ConfChangeSingle[]; readonly configuration: ConfState };
 
 /**
  * Durations the driver measures, in seconds, one call per observation: where a write's time goes

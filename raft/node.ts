@@ -448,8 +448,10 @@ export class RaftNode extends EventEmitter {
   private handleReady(rd: Ready, opts: { replicated: boolean } = { replicated: false }): void {
     const leaderChanged = rd.softState !== null && rd.softState.lead !== this.lead;
     if (rd.softState) {
+      const previousRole = this.role;
       this.lead = rd.softState.lead;
       this.role = rd.softState.role;
+      if (previousRole !== this.role) this.opts.onEvent?.({ type: 'role', role: this.role, previousRole, term: this.raw.status().term, leader: this.leaderId() });
     }
     if (!opts.replicated) this.proposals.onAppended(rd.entries);
     let replaced = '';
@@ -523,6 +525,7 @@ export class RaftNode extends EventEmitter {
       const cs = this.raw.applyConfChange(cc);
       this.storage.setConfState(cs);
       this.updatePeers(cc);
+      this.opts.onEvent?.({ type: 'membership', index: e.index, changes: cc.changes, configuration: cs });
     }
     const applyStarted = performance.now();
     this.opts.stateMachine.apply(entries);

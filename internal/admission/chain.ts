@@ -3,6 +3,17 @@
 // plugin in either phase refuses the request; nothing after it runs.
 import type { AdmissionAttributes } from './attributes.ts';
 import type { AdmissionPlugin } from './plugin.ts';
+import { inChildSpan } from '../tracing/spans.ts';
+
+/** A phase's span attributes: what is admitted, and how many plugins the phase has. */
+function spanAttributes(attributes: AdmissionAttributes, plugins: number) {
+  const { resource } = attributes;
+  return {
+    operation: attributes.operation, resource: resource.group === '' ? resource.resource : `${resource.resource}.${resource.group}`,
+    ...(attributes.subresource === '' ? {} : { subresource: attributes.subresource }),
+    ...(attributes.namespace === '' ? {} : { namespace: attributes.namespace }), plugins,
+  };
+}
 
 export class AdmissionChain {
   private readonly mutating: readonly AdmissionPlugin[];
@@ -23,7 +34,16 @@ export class AdmissionChain {
    * `reinvocationPolicy: IfNeeded` whose object a later plugin changed), every mutating plugin
    * runs once more, told it is a reinvocation; never a third time.
    */
-  async admit(attributes: AdmissionAttributes): Promise<void> {
+  admit(attributes: AdmissionAttributes): Promise<void> {
+    return inChildSpan('Admission mutating', () => spanAttributes(attributes, this.mutating.length), () => this.admitPhase(attributes));
+  }
+
+  /** The validating phase: the plugins in order, the first refusal wins. */
+  validate(attributes: AdmissionAttributes): Promise<void> {
+    return inChildSpan('Admission validating', () => spanAttributes(attributes, this.validating.length), () => this.validatePhase(attributes));
+  }
+
+  private async admitPhase(attributes: AdmissionAttributes): Promise<void> {
     const context = attributes.reinvocation;
     context.isReinvoke = false;
     context.shouldReinvoke = false;
@@ -34,8 +54,7 @@ export class AdmissionChain {
     await this.runMutating(attributes);
   }
 
-  /** The validating phase: the plugins in order, the first refusal wins. */
-  async validate(attributes: AdmissionAttributes): Promise<void> {
+  private async validatePhase(attributes: AdmissionAttributes): Promise<void> {
     for (const plugin of this.validating) {
       if (plugin.handles(attributes.operation)) await plugin.validate?.(attributes);
     }

@@ -28,7 +28,10 @@ import {
 import { ApiMetrics } from './metrics.ts';
 import { OpenApiDocuments } from './openapi.ts';
 import { handleRequest, type HandlerDeps, type RawRequest } from './request-handler.ts';
+import { observeRequest } from './request-observer.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { RawResponse } from './respond.ts';
+import type { Auditor } from '../audit/auditor.ts';
 
 /** Options of one API server. */
 export interface ApiServerOptions {
@@ -51,6 +54,8 @@ export interface ApiServerOptions {
   /** Namespaces to create at start when missing (errors are logged, not thrown). */
   readonly bootstrapNamespaces?: readonly string[];
   readonly log?: (message: string, err?: unknown) => void;
+  /** Where the request log goes (request-observer.ts: every request at --v=3, a 5xx always); none: no request log. */
+  readonly requestLogger?: Logger;
   /** How long a request body may take to arrive whole before a 408 (default limits.ts). */
   readonly requestBodyTimeoutMs?: number;
   /** How long a connection may stay without a request or open stream (default limits.ts). */
@@ -70,6 +75,8 @@ export interface ApiServerOptions {
   readonly admission?: { readonly plugins: readonly string[]; readonly configurations: ReadonlyMap<string, unknown> };
   /** Which group versions beyond the defaults are served (`--runtime-config`, `--feature-gates`). */
   readonly serving?: ServingOptions;
+  /** The audit (`--audit-*`, built by the replica): none, no audit. */
+  readonly audit?: Auditor;
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -232,6 +239,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     authentication,
     authorizer: chain.authorizer,
     admission: admission.chain,
+    ...(opts.audit === undefined ? {} : { audit: opts.audit }),
     bodyTimeoutMs: opts.requestBodyTimeoutMs ?? requestBodyTimeoutMsDefault,
     watchStallTimeoutMs: opts.watchStallTimeoutMs ?? watchStallTimeoutMsDefault,
     metrics: new ApiMetrics(opts.metricsRegistry),
@@ -254,7 +262,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     settings: { maxConcurrentStreams: http2StreamsPerConnectionMax },
   }, (req, res) => {
     inflight++;
-    void handleRequest(deps, req as unknown as RawRequest, res as unknown as RawResponse).catch((err: unknown) => {
+    void observeRequest(opts.requestLogger, req, res, () => handleRequest(deps, req as unknown as RawRequest, res as unknown as RawResponse)).catch((err: unknown) => {
       // Answering failed itself: the request is lost, never the server.
       log('a request failed while its answer was written', err);
       if (!res.headersSent) res.destroy();

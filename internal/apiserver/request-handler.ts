@@ -13,7 +13,7 @@ import { resourceAttributes } from '../authz/request-attributes.ts';
 import { BodyRefusedError, type BodySource } from './body.ts';
 import { authenticationFilter, type AuthenticationSource } from './filters/authentication.ts';
 import { runRequestFilters } from './filters/request-filters.ts';
-import { dispatchResource, methodNotAllowed, pathNotFound } from './handlers/dispatch.ts';
+import { dispatchResource, methodNotAllowed, pathNotFound, resourceNotFound } from './handlers/dispatch.ts';
 import { servesProtobuf } from './handlers/protobuf-served.ts';
 import type { AdmissionChain } from '../admission/chain.ts';
 import { RequestAdmission } from '../admission/request-admission.ts';
@@ -23,8 +23,10 @@ import type { ApiMetrics } from './metrics.ts';
 import { negotiateResponse } from './negotiation.ts';
 import { serveNonResource, type NonResourceDeps } from './non-resource.ts';
 import { prettyOf, requestTimeoutMs } from './query-params.ts';
-import { parseRequestInfo, type ResourceRequestInfo } from './request-info.ts';
+import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from './request-info.ts';
 import { Responder, type RawResponse } from './respond.ts';
+import { admissionAnnotationsOf, startRequestAudit, type Auditor } from '../audit/auditor.ts';
+import { auditAttributes } from '../audit/audit-attributes.ts';
 
 /** The part of a Node HTTP/1 or HTTP/2 compat request the API uses. */
 export interface RawRequest extends BodySource, AuthenticationSource {
@@ -46,6 +48,8 @@ export interface HandlerDeps extends NonResourceDeps {
   readonly authorizer: Authorizer;
   /** The admission chain writes pass (none: writes are admitted as they are). */
   readonly admission?: AdmissionChain;
+  /** The audit (internal/audit): none when no policy and backend are configured. */
+  readonly audit?: Auditor;
   /** How long a request body may take to arrive whole. */
   readonly bodyTimeoutMs: number;
   /** How long a watch's client may take no data while events wait for it. */
@@ -92,7 +96,7 @@ function requestAdmission(chain: AdmissionChain, info: ResourceRequestInfo, serv
     dryRun: query.getAll('dryRun').length > 0,
     ...(fieldManager !== null && fieldManager !== '' ? { fieldManager } : { fieldManager: fieldManagerOf(query, headers) }),
     warn: (text) => out.warn(text),
-    annotations: new Map(),
+    annotations: admissionAnnotationsOf(headers),
   });
 }
 
@@ -100,7 +104,7 @@ async function serveResource(
   deps: HandlerDeps, info: ResourceRequestInfo, served: ServedResource | undefined, req: RawRequest, out: Responder, query: URLSearchParams, closed: Promise<void>, user: UserInfo,
 ): Promise<void> {
   const store = served && deps.stores.get(served);
-  if (!served || !store) throw pathNotFound();
+  if (!served || !store) throw resourceNotFound(deps.registry.apiDomain, info);
   // /api/v1/namespaces/{name}[/{subresource}] parses with the name as its namespace (kube's RequestInfo
   // does too); any other namespace on a namespace's path (/namespaces/a/namespaces[/b]) is no route,
   // or a right granted in `a` would reach every namespace.
@@ -172,7 +176,8 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   const method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'https://orch.invalid');
   const query = url.searchParams;
-  const out = new Responder(res, { format: 'json', pretty: prettyOf(query, req.headers['user-agent']), gzip: false, accept: req.headers.accept });
+  const audit = startRequestAudit(deps.audit, req, res);
+  const out = new Responder(res, { format: 'json', pretty: prettyOf(query, req.headers['user-agent']), gzip: false, accept: req.headers.accept }, audit);
   let unsubscribe = (): void => undefined;
   const closed = new Promise<void>((resolve) => {
     res.on('close', resolve);
@@ -180,23 +185,26 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   });
   let info: ResourceRequestInfo | null = null;
   let served: ServedResource | undefined;
+  let parsed: RequestInfo | null | undefined;
   try {
-    const parsed = parseRequestInfo(method, url.pathname, query);
+    parsed = parseRequestInfo(method, url.pathname, query);
     // The deadline is set before authentication, as kube-apiserver's filters run: a `timeout` that
     // is no Go duration is a 400 for anyone. A watch is long-running: `timeoutSeconds` ends it.
     const deadlineMs = parsed?.kind === 'resource' && parsed.verb === 'watch' ? undefined : requestTimeoutMs(query, requestTimeoutMsMax);
     await authenticationFilter(deps.authentication, req, (reason) => deps.log(`unable to authenticate the request: ${reason}`));
-    const user = await runRequestFilters(deps, { headers: req.headers, ...(req.rawHeaders ? { rawHeaders: req.rawHeaders } : {}), method, query, info: parsed });
+    const user = await runRequestFilters(deps, { headers: req.headers, ...(req.rawHeaders ? { rawHeaders: req.rawHeaders } : {}), method, query, info: parsed, path: url.pathname, ...(audit ? { audit } : {}) });
     if (parsed === null) throw methodNotAllowed();
     let work: Promise<void>;
     if (parsed.kind === 'non-resource') work = serveNonResource(deps, method, url.pathname, query, req.headers, out);
     else {
       info = parsed;
       served = deps.registry.find(parsed.group, parsed.version, parsed.resource);
+      if (served !== undefined) audit?.deprecated(deprecatedApiRelease(served));
       work = serveResource(deps, parsed, served, req, out, query, closed, user);
     }
     await (deadlineMs === undefined ? work : withinDeadline(deps, work, deadlineMs, req, out, res));
   } catch (err) {
+    audit?.failed(err, { expected: err instanceof StatusError || err instanceof PlainInternalError, query, attributes: () => auditAttributes(undefined, { method, path: url.pathname, query, info: parsed }) });
     // kube's filters answer an authorizer's failure as Go's http.Error does: plain text, not a Status.
     if (err instanceof PlainInternalError) {
       out.sendText(500, internalErrorText(req.url ?? '/', err));
@@ -206,6 +214,7 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     if (err instanceof BodyRefusedError) endExchangeAfterAnswer(res);
     out.sendError(err instanceof StatusError ? err : internalError('an unexpected error happened; see the server log'));
   } finally {
+    audit?.end();
     unsubscribe();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const labels = metricLabels(info, served, method);

@@ -39,6 +39,17 @@ export interface ResponseOptions {
   readonly accept?: string | undefined;
 }
 
+/**
+ * Told of the answer just before its status line goes out (the audit: its event is written
+ * before the client can see the answer). Called at most once per whole answer.
+ */
+export interface AnswerHook {
+  /** A whole answer with `code`; `body` is the object sent (undefined for text and bytes), `json` its JSON when sent as compact JSON. */
+  answered(code: number, body: unknown, json?: string): void;
+  /** A stream (watch) is about to send its headers with `code`. */
+  streamStarted(code: number): void;
+}
+
 /** Writes API responses: objects in the negotiated format, Status errors, plain text. */
 export class Responder {
   readonly warnings: string[] = [];
@@ -48,6 +59,7 @@ export class Responder {
   constructor(
     readonly raw: RawResponse,
     readonly options: ResponseOptions,
+    private readonly answerHook?: AnswerHook,
   ) {}
 
   /** Adds a `Warning: 299 - "..."` header item (once per text; bounded as kube-apiserver bounds them, see writeWarnings). */
@@ -71,7 +83,8 @@ export class Responder {
   /** Sends an object in the negotiated format. */
   send(code: number, body: unknown): void {
     const { mediaType, data } = this.encode(body);
-    this.sendBytes(code, mediaType, data);
+    const json = mediaType === 'application/json' && !this.options.pretty && typeof data === 'string' ? data.slice(0, -1) : undefined;
+    this.deliver(code, mediaType, data, {}, { value: body, json });
   }
 
   /**
@@ -107,6 +120,7 @@ export class Responder {
   /** Writes headers for a stream (watch) and returns; the caller writes chunks. */
   startStream(contentType: string): void {
     if (this.expired) return;
+    this.answerHook?.streamStarted(200);
     this.writeWarnings();
     this.raw.statusCode = 200;
     this.raw.setHeader('Content-Type', contentType);
@@ -140,11 +154,18 @@ export class Responder {
    * may replace `Cache-Control: no-cache, private`.
    */
   sendBytes(code: number, contentType: string, data: string | Buffer, headers: Readonly<Record<string, string>> = {}): void {
+    this.deliver(code, contentType, data, headers, undefined);
+  }
+
+  /** sendBytes, with the object the bytes encode (`object`) for the answer hook. */
+  private deliver(code: number, contentType: string, data: string | Buffer, headers: Readonly<Record<string, string>>, object: { readonly value: unknown; readonly json: string | undefined } | undefined): void {
     if (this.expired) return;
+    // A code from outside (a webhook's Status) that HTTP cannot carry must never throw here.
+    const statusCode = Number.isInteger(code) && code >= 100 && code <= 599 ? code : 500;
+    this.answerHook?.answered(statusCode, object?.value, object?.json);
     this.writeWarnings();
     let body: Buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    // A code from outside (a webhook's Status) that HTTP cannot carry must never throw here.
-    this.raw.statusCode = Number.isInteger(code) && code >= 100 && code <= 599 ? code : 500;
+    this.raw.statusCode = statusCode;
     this.raw.setHeader('Content-Type', contentType);
     this.raw.setHeader('Cache-Control', 'no-cache, private');
     for (const [name, value] of Object.entries(headers)) this.raw.setHeader(name, value);
@@ -160,6 +181,7 @@ export class Responder {
   /** Answers 304 Not Modified with `headers` (the validator and caching headers) and no body. */
   sendNotModified(headers: Readonly<Record<string, string>>): void {
     if (this.expired) return;
+    this.answerHook?.answered(304, undefined);
     this.writeWarnings();
     this.raw.statusCode = 304;
     for (const [name, value] of Object.entries(headers)) this.raw.setHeader(name, value);

@@ -21,6 +21,8 @@ export interface LocalClusterOptions {
   readonly readyTimeoutMs: number;
   /** Extra flags for every replica (e.g. a faster tick in tests). */
   readonly extraArgs?: readonly string[];
+  /** Flags of one replica only, after `extraArgs` (e.g. its own --audit-log-path). */
+  readonly replicaArgs?: (name: string) => readonly string[];
   /**
    * Replica `from`'s --peers entry for replica `to` (default: `to`'s real peer address). Chaos tests
    * route each directed peer link through a fault-injecting proxy with it; listen addresses stay real.
@@ -101,7 +103,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       apiAddress,
       peerAddress: peers[name] ?? '',
       peers: peersSeenBy(name, peers, options.peerAddressFor),
-      ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}),
+      ...(options.extraArgs || options.replicaArgs ? { extraArgs: [...(options.extraArgs ?? []), ...(options.replicaArgs?.(name) ?? [])] } : {}),
     };
     return { spec, apiUrl: `https://${apiAddress}`, process: null };
   });

@@ -29,8 +29,17 @@ export interface ReplicaAuthenticationFiles {
   readonly serviceAccountIssuer: string;
 }
 
-/** How a replica's output is shown: prefixed with its name on our stdio, or dropped. */
-export type ReplicaOutput = 'prefixed' | 'ignore';
+/** Hears each line a replica writes, without its line break. */
+export interface ReplicaLineSink {
+  readonly onLine: (replica: string, stream: 'stdout' | 'stderr', line: string) => void;
+}
+
+/**
+ * How a replica's output is shown: prefixed with its name on our stdout (for a person reading a
+ * test's output), dropped, or handed line by line to a sink (cmd/orch-cluster forwards the JSON
+ * lines as they are; a test reads them).
+ */
+export type ReplicaOutput = 'prefixed' | 'ignore' | ReplicaLineSink;
 
 /** The command-line arguments that start the replica `spec`. */
 export function replicaArgs(spec: ReplicaSpec): string[] {
@@ -67,6 +76,11 @@ export function spawnReplica(spec: ReplicaSpec, output: ReplicaOutput): ChildPro
     for (const stream of [child.stdout, child.stderr]) {
       if (stream === null) continue;
       createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${spec.name}] ${line}\n`));
+    }
+  } else if (output !== 'ignore') {
+    for (const [name, stream] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
+      if (stream === null) continue;
+      createInterface({ input: stream }).on('line', (line) => output.onLine(spec.name, name, line));
     }
   }
   return child;

@@ -39,6 +39,32 @@ async function authorize(authorizer: Authorizer, user: UserInfo, store: GenericS
   if (decision.decision !== 'allow') throw newForbidden({ group: store.gr.group, resource: store.gr.resource, name }, forbiddenMessage(attributes));
 }
 
+/** One write a controller made (for the log at --v=2: what it did, never the object's data). */
+export interface ControllerAction {
+  readonly verb: 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly dryRun?: boolean;
+}
+
+/** Tells `onAction` of a write that succeeded, and hands its result on. */
+function reported<T>(onAction: ((action: ControllerAction) => void) | undefined, store: GenericStore, action: Omit<ControllerAction, 'group' | 'resource'>, result: T): T {
+  if (onAction !== undefined) {
+    const name = action.name ?? nameOf(result);
+    onAction({ ...action, group: store.gr.group, resource: store.gr.resource, ...(name === undefined ? {} : { name }) });
+  }
+  return result;
+}
+
+function nameOf(result: unknown): string | undefined {
+  const object = (result as { object?: { metadata?: { name?: unknown } } } | null)?.object;
+  const name = object?.metadata?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
 const watchCheck = Symbol('authorizeWatch');
 
 /** A store as one controller sees it. */
@@ -49,8 +75,11 @@ type AuthorizedStore = GenericStore & { [watchCheck]?: (namespace: string | unde
  * is a view of the same store (same storage, declaration and hooks); only the verbs' entry points
  * are wrapped.
  */
-export function authorizedStore(store: GenericStore, authorizer: Authorizer, user: UserInfo, informer: UserInfo = controllerManagerUser): GenericStore {
+export function authorizedStore(store: GenericStore, authorizer: Authorizer, user: UserInfo, informer: UserInfo = controllerManagerUser, onAction?: (action: ControllerAction) => void): GenericStore {
   const as = (opts: WriteOptions): WriteOptions => ({ ...opts, user });
+  const scope = (namespace: string | undefined, subresource: string | undefined, dryRun: boolean | undefined) => ({
+    ...(namespace === undefined ? {} : { namespace }), ...(subresource === undefined || subresource === '' ? {} : { subresource }), ...(dryRun === true ? { dryRun } : {}),
+  });
   const wrapped: Partial<AuthorizedStore> = {
     get: async (namespace, name, resourceVersion) => {
       await authorize(authorizer, user, store, 'get', namespace, name);
@@ -62,23 +91,23 @@ export function authorizedStore(store: GenericStore, authorizer: Authorizer, use
     },
     create: async (namespace, input, opts) => {
       await authorize(authorizer, user, store, 'create', namespace, '', opts.subresource ?? '');
-      return store.create(namespace, input, as(opts));
+      return reported(onAction, store, { verb: 'create', ...scope(namespace, opts.subresource, opts.dryRun) }, await store.create(namespace, input, as(opts)));
     },
     update: async (namespace, name, input, opts) => {
       await authorize(authorizer, user, store, 'update', namespace, name, opts.subresource ?? '');
-      return store.update(namespace, name, input, as(opts));
+      return reported(onAction, store, { verb: 'update', name, ...scope(namespace, opts.subresource, opts.dryRun) }, await store.update(namespace, name, input, as(opts)));
     },
     patch: async (namespace, name, apply, opts) => {
       await authorize(authorizer, user, store, 'patch', namespace, name, opts.subresource ?? '');
-      return store.patch(namespace, name, apply, as(opts));
+      return reported(onAction, store, { verb: 'patch', name, ...scope(namespace, opts.subresource, opts.dryRun) }, await store.patch(namespace, name, apply, as(opts)));
     },
     delete: async (namespace, name, opts) => {
       await authorize(authorizer, user, store, 'delete', namespace, name);
-      return store.delete(namespace, name, opts);
+      return reported(onAction, store, { verb: 'delete', name, ...scope(namespace, undefined, opts.dryRun) }, await store.delete(namespace, name, opts));
     },
     deleteCollection: async (namespace, query, opts) => {
       await authorize(authorizer, user, store, 'deletecollection', namespace);
-      return store.deleteCollection(namespace, query, opts);
+      return reported(onAction, store, { verb: 'deletecollection', ...scope(namespace, undefined, opts.dryRun) }, await store.deleteCollection(namespace, query, opts));
     },
     [watchCheck]: (namespace) => authorize(authorizer, informer, store, 'watch', namespace),
   };
@@ -100,11 +129,11 @@ export async function authorizeWatch(store: GenericStore, namespace: string | un
  * Every store as `user` sees it: a live view of `stores`, which custom resources join and leave
  * while the server runs; each store is wrapped once, when first looked at.
  */
-export function authorizedStores(stores: ReadonlyMap<ServedResource, GenericStore>, authorizer: Authorizer, user: UserInfo): ReadonlyMap<ServedResource, GenericStore> {
+export function authorizedStores(stores: ReadonlyMap<ServedResource, GenericStore>, authorizer: Authorizer, user: UserInfo, onAction?: (action: ControllerAction) => void): ReadonlyMap<ServedResource, GenericStore> {
   const wrapped = new WeakMap<GenericStore, GenericStore>();
   const view = (store: GenericStore): GenericStore => {
     let out = wrapped.get(store);
-    if (out === undefined) wrapped.set(store, (out = authorizedStore(store, authorizer, user)));
+    if (out === undefined) wrapped.set(store, (out = authorizedStore(store, authorizer, user, controllerManagerUser, onAction)));
     return out;
   };
   // Iteration walks a snapshot of the stores of the moment.

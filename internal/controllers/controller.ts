@@ -1,4 +1,5 @@
 import type { Authorizer } from '../authz/authorizer.ts';
+import type { ControllerAction } from './controller-identity.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
 
@@ -23,4 +24,6 @@ export interface ControllerDeps {
    * account (controller-identity.ts). Absent: controllers act with the server's full authority.
    */
   readonly authorizer?: Authorizer;
+  /** Hears every write a controller acting as its own service account made (the log's controller actions). */
+  readonly logAction?: (controller: string, action: ControllerAction) => void;
 }

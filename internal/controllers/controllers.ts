@@ -2,7 +2,7 @@ import type { Controller, ControllerDeps } from './controller.ts';
 import { createClusterRoleAggregationController } from './clusterrole-aggregation.ts';
 import { createCrdFinalizerController } from './apiextensions/crd-finalizer-controller.ts';
 import { createCrdNamingController } from './apiextensions/crd-naming-controller.ts';
-import { authorizedStores, controllerManagerUser, controllerUser } from './controller-identity.ts';
+import { authorizedStores, controllerManagerUser, controllerUser, type ControllerAction } from './controller-identity.ts';
 import { createDisruptionController } from './disruption/disruption-controller.ts';
 import { createGarbageCollector } from './garbage-collector/garbage-collector.ts';
 import { createNamespaceController } from './namespace-controller.ts';
@@ -64,7 +64,9 @@ function selected(controller: Controller, selection: ControllerSelection): boole
  */
 function as(deps: ControllerDeps, serviceAccount: string): ControllerDeps {
   if (deps.authorizer === undefined) return deps;
-  return { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerUser(serviceAccount)) };
+  const logAction = deps.logAction;
+  const onAction = logAction === undefined ? undefined : (action: ControllerAction) => logAction(serviceAccount, action);
+  return { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerUser(serviceAccount), onAction) };
 }
 
 /** Every controller a replica runs while it leads: the one list to add a controller to. */

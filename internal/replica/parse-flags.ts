@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { authenticationFlagOptions, normalizeBooleanFlags, parseAuthenticationFlags, type AuthenticationFlags } from './authentication-flags.ts';
 import { admissionFlagOptions, parseAdmissionFlags, type AdmissionFlags } from './admission-flags.ts';
 import { parseServingFlags, servingFlagOptions } from './serving-flags.ts';
+import { observabilityFlagOptions, parseObservabilityFlags, type ObservabilityFlags } from './observability-flags.ts';
 import { parseSigningFlags, signingFlagOptions, type SigningFlags } from './signing-flags.ts';
+import { auditFlagOptions, normalizeAuditBooleanFlags, parseAuditFlags, type AuditFlags } from './audit-flags.ts';
 import { parseControllerSelection, type ControllerSelection } from '../controllers/controller-selection.ts';
 import type { ServingOptions } from '../registry/resource-registry.ts';
 import { authorizationFlagOptions, parseAuthorizationFlags, type AuthorizationFlags } from './authorization-flags.ts';
@@ -39,6 +41,10 @@ export interface ReplicaFlags {
   readonly controllers: ControllerSelection;
   /** --cluster-signing-*: the CA of each certificate signer and --cluster-signing-duration. */
   readonly signing: SigningFlags;
+  /** --audit-policy-file, --audit-log-*, --audit-webhook-*: what is audited and where it goes. */
+  readonly audit: AuditFlags;
+  /** --v and --tracing-config-file. */
+  readonly observability: ObservabilityFlags;
 }
 
 /** A flag that cannot be used; the message names it and says what is expected. */
@@ -120,7 +126,7 @@ function parseControllers(text: string): ControllerSelection {
 /** Parses and validates the flags of cmd/orch-apiserver. Throws FlagError with a usable message. */
 export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
   const { values } = parseArgs({
-    args: normalizeBooleanFlags(argv),
+    args: normalizeAuditBooleanFlags(normalizeBooleanFlags(argv)),
     options: {
       name: { type: 'string' },
       'data-dir': { type: 'string' },
@@ -144,6 +150,8 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       ...servingFlagOptions,
       ...authenticationFlagOptions,
       ...signingFlagOptions,
+      ...auditFlagOptions,
+      ...observabilityFlagOptions,
     },
     strict: true,
   });
@@ -177,5 +185,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     authentication: parseAuthenticationFlags(values, authorization.modes, { parseDurationMs, makeError: (message) => new FlagError(message) }),
     controllers: parseControllers(values.controllers),
     signing: parseSigningFlags(values, parseDurationMs, (message) => new FlagError(message)),
+    audit: parseAuditFlags(values, parseDurationMs, (message) => new FlagError(message)),
+    observability: parseObservabilityFlags(values, (message) => new FlagError(message)),
   };
 }

@@ -19,6 +19,13 @@ import { defaultSigningFlags, loadSigningAuthorities, type SigningFlags } from '
 import type { ServingOptions } from '../registry/resource-registry.ts';
 import { loadWebhookKubeconfig } from '../authz/webhook/webhook-config.ts';
 import { leadershipHandOffMs, quorumCheckTimeoutMs } from './limits.ts';
+import { startAudit } from '../audit/start-audit.ts';
+import type { Auditor } from '../audit/auditor.ts';
+import type { AuditFlags } from './audit-flags.ts';
+import type { Logger } from '../logging/logger.ts';
+import { startTracing } from '../tracing/start-tracing.ts';
+import type { TracingSettings } from '../tracing/tracing-config.ts';
+import { controllerActionLogger, logLeaderChanges, logRaftEvent } from './replica-log.ts';
 
 /** Everything one replica needs to start: identity, where its data lives, where it listens. */
 export interface ReplicaOptions {
@@ -54,9 +61,14 @@ export interface ReplicaOptions {
   readonly controllers?: ControllerSelection;
   /** --cluster-signing-*: the certificate signers' CAs and duration (default: the cluster CA, one year). */
   readonly signing?: SigningFlags;
+  /** --audit-*: the policy and backends (default: no audit). */
+  readonly audit?: AuditFlags;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
-  readonly log: (message: string, err?: unknown) => void;
+  /** Where the replica logs (JSON lines, --v): its own events, its requests, its Raft node and controllers. */
+  readonly logger: Logger;
+  /** --tracing-config-file's settings: spans exported over OTLP HTTP. Absent or null: no tracer provider. */
+  readonly tracing?: TracingSettings | null;
 }
 
 /** A running replica. */
@@ -80,6 +92,8 @@ export interface Replica {
  * (running while this replica leads).
  */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
+  const { logger } = options;
+  const log = logger.legacy;
   const pki = await ensureClusterPki(options.pkiDir, [options.name]);
   // The signers' CAs are read now: a bad file stops the replica before it serves.
   const signing = options.signing ?? defaultSigningFlags();
@@ -102,10 +116,14 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(options.snapshotEveryEntries !== undefined ? { snapshotEveryEntries: options.snapshotEveryEntries } : {}),
       ...(options.snapshotEveryBytes !== undefined ? { snapshotEveryBytes: options.snapshotEveryBytes } : {}),
       ...(options.snapshotCatchUpEntries !== undefined ? { snapshotCatchUpEntries: options.snapshotCatchUpEntries } : {}),
-      onError: (err) => options.log('raft background error', err),
+      onError: (err) => log('raft background error', err),
+      onEvent: (event) => logRaftEvent(logger, event),
       timings: registerRaftTimings(metricsRegistry),
     },
   });
+  logLeaderChanges(logger, raft);
+  // The tracer provider is registered before the API serves its first request.
+  const tracing = options.tracing ? startTracing(options.tracing, options.name, (message) => logger.warn(message)) : null;
   collectDefaultMetrics({ register: metricsRegistry });
   registerReplicaGauges(metricsRegistry, raft, storage);
   let api: ApiServer | undefined;
@@ -117,7 +135,11 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     throw error;
   }
   void authn.start();
+  let auditor: Auditor | undefined;
   try {
+    for (const warning of options.audit?.warnings ?? []) logger.warn(warning);
+    // The log file is made now: a path that cannot be written stops the replica before it serves.
+    auditor = startAudit(options.audit?.options, metricsRegistry, log);
     api = await createApiServer({
       storage,
       tls: { cert: identity.cert, key: identity.key, ca: pki.ca.cert },
@@ -132,9 +154,12 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(options.authorization ? { authorization: authorizationOptions(options.authorization, options.apiDomain) } : {}),
       ...(options.admission ? { admission: options.admission } : {}),
       ...(options.serving ? { serving: options.serving } : {}),
-      log: options.log,
+      log,
+      requestLogger: logger,
+      ...(auditor === undefined ? {} : { audit: auditor }),
     });
   } catch (error) {
+    await auditor?.shutdown();
     authn.close();
     await closeStore();
     throw error;
@@ -144,7 +169,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   // account authorized by the API's authorizer.
   const controllers = new ControllerManager({
     // kube-root-ca.crt publishes the CA that signs the API's serving certificate (the cluster CA).
-    controllers: createControllers({ registry: served.registry, stores: served.stores, authorizer: served.authorization.authorizer, log: options.log }, {
+    controllers: createControllers({ registry: served.registry, stores: served.stores, authorizer: served.authorization.authorizer, log, logAction: controllerActionLogger(logger) }, {
       rootCaBundle: pki.ca.cert,
       // cluster-info: this replica's API URL (written once, by the first leader) and the cluster CA.
       clusterInfo: { apiServerUrl: apiServerUrl(options.api.host, served.port), caBundle: pki.ca.cert, bootstrapTokenAuth: options.authentication?.enableBootstrapTokenAuth === true },
@@ -153,13 +178,13 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(authn.tokenIssuer === undefined ? {} : { issueLegacyToken: (account, secret) => authn.tokenIssuer?.issueLegacyToken(account, secret) ?? '' }),
     }),
     isLeader: () => raft.isLeader(),
-    log: options.log,
+    log,
     metricsRegistry,
   });
   // Once RBAC holds the controllers' roles: before, their first passes would only be refused.
   let stopped = false;
   void served.authorizationReady
-    .catch((err: unknown) => options.log('controllers start before RBAC is ready', err))
+    .catch((err: unknown) => log('controllers start before RBAC is ready', err))
     .then(() => {
       if (!stopped) controllers.start();
     });
@@ -172,9 +197,11 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       stopped = true;
       await controllers.stop();
       await served.close();
+      await auditor?.shutdown();
       authn.close();
       await raft.stop({ handOffMs: leadershipHandOffMs });
       await closeStore();
+      await tracing?.shutdown();
     },
   };
 }
@@ -189,7 +216,7 @@ function buildReplicaAuthentication(options: ReplicaOptions, api: () => ApiServe
   return buildAuthenticator({ ...flags, staticTokens: [...(flags.staticTokens ?? []), ...admin] }, {
     serviceAccountGetter: storeObjectGetter(api),
     bootstrapTokenGetter: storeBootstrapTokenGetter(api),
-    warn: (message) => options.log(`authentication: ${message}`),
+    warn: (message) => options.logger.warn(`authentication: ${message}`),
   });
 }
 

@@ -11,6 +11,8 @@ import { NotAppendedError, type ReplicationLog } from './replication-log.ts';
 import { startRetentionCompactor } from './retention-compactor.ts';
 import { StateMachineStorage } from './state-machine-storage.ts';
 import { StorageError } from './storage.ts';
+import { inChildSpan } from '../tracing/spans.ts';
+import type { Span } from '@opentelemetry/api';
 
 /** Options of a replicated storage. */
 export interface ReplicatedStorageOptions {
@@ -80,7 +82,12 @@ export class ReplicatedStorage extends StateMachineStorage {
    * error says whether the write may still apply: `Unavailable` only when no attempt could have
    * reached the log (clients may then retry freely), `Indeterminate` otherwise.
    */
-  protected async submit(command: Command): Promise<CommandResult> {
+  protected submit(command: Command): Promise<CommandResult> {
+    // The Raft commit span: from the proposal (or the relay to the leader) until this replica applied it.
+    return inChildSpan('Raft commit', () => ({ 'raft.request_id': command.requestId, 'raft.command': command.op }), (span) => this.submitAttempts(command, span));
+  }
+
+  private async submitAttempts(command: Command, span: Span | undefined): Promise<CommandResult> {
     const data = encodeCommand(command);
     let lastError: unknown = null;
     let mayHaveApplied = false;
@@ -89,7 +96,9 @@ export class ReplicatedStorage extends StateMachineStorage {
       this.checkOpen();
       const log = this.requireLog();
       try {
-        if (log.isLeader()) await log.propose(data);
+        const leading = log.isLeader();
+        span?.addEvent(leading ? 'proposed' : 'relayed to the leader', { attempt, 'entry.bytes': data.byteLength });
+        if (leading) await log.propose(data);
         else await this.relay(log, command.requestId, data);
         return this.appliedResult(command);
       } catch (error) {

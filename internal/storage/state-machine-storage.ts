@@ -4,6 +4,8 @@ import type { AppliedState } from './applied-state.ts';
 import { newRequestId, type Command, type CommandResult } from './commands.ts';
 import { valueBytesMax } from './limits.ts';
 import type { RetentionCompactor } from './retention-compactor.ts';
+import { inChildSpan } from '../tracing/spans.ts';
+import type { Span } from '@opentelemetry/api';
 import {
   revision, StorageError,
   type GetOptions, type KeyValue, type ListOptions, type ListResult, type ReadConsistency, type Revision,
@@ -38,23 +40,31 @@ export abstract class StateMachineStorage implements Storage {
     return this.state.machine.list(options);
   }
 
-  async create(key: string, value: Uint8Array): Promise<KeyValue> {
-    checkValueSize(key, value);
-    const result = await this.submit({ op: 'create', key, value, ...this.stamp() });
-    return keyValueOf(key, value, result);
+  // Each write is a `Create storage` / `Update storage` / `Delete storage` span under the request's
+  // (kube's `Create etcd3`...), with the Raft commit inside it (replicated-storage.ts).
+  create(key: string, value: Uint8Array): Promise<KeyValue> {
+    return inChildSpan('Create storage', () => ({ key, 'value.bytes': value.byteLength }), async (span) => {
+      checkValueSize(key, value);
+      const result = await this.submit({ op: 'create', key, value, ...this.stamp() });
+      return withRevision(span, keyValueOf(key, value, result));
+    });
   }
 
-  async update(key: string, value: Uint8Array, precondition?: WritePrecondition): Promise<KeyValue> {
-    checkValueSize(key, value);
+  update(key: string, value: Uint8Array, precondition?: WritePrecondition): Promise<KeyValue> {
     const expected = precondition?.expectedRevision;
-    const result = await this.submit({ op: 'update', key, value, ...(expected !== undefined ? { expectedRevision: expected } : {}), ...this.stamp() });
-    return keyValueOf(key, value, result);
+    return inChildSpan('Update storage', () => ({ key, 'value.bytes': value.byteLength, ...(expected === undefined ? {} : { 'expected.revision': expected }) }), async (span) => {
+      checkValueSize(key, value);
+      const result = await this.submit({ op: 'update', key, value, ...(expected !== undefined ? { expectedRevision: expected } : {}), ...this.stamp() });
+      return withRevision(span, keyValueOf(key, value, result));
+    });
   }
 
-  async delete(key: string, precondition?: WritePrecondition): Promise<KeyValue> {
+  delete(key: string, precondition?: WritePrecondition): Promise<KeyValue> {
     const expected = precondition?.expectedRevision;
-    const result = await this.submit({ op: 'delete', key, ...(expected !== undefined ? { expectedRevision: expected } : {}), ...this.stamp() });
-    return keyValueOf(key, undefined, result);
+    return inChildSpan('Delete storage', () => ({ key, ...(expected === undefined ? {} : { 'expected.revision': expected }) }), async (span) => {
+      const result = await this.submit({ op: 'delete', key, ...(expected !== undefined ? { expectedRevision: expected } : {}), ...this.stamp() });
+      return withRevision(span, keyValueOf(key, undefined, result));
+    });
   }
 
   watch(options: WatchOptions): Watcher {
@@ -122,4 +132,10 @@ function keyValueOf(key: string, written: Uint8Array | undefined, result: Comman
 function failureError(result: Extract<CommandResult, { ok: false }>): StorageError {
   const current = result.currentRevision;
   return new StorageError(result.code, result.message, current === undefined ? undefined : revision(current));
+}
+
+/** A write's outcome on its span (when it has one): the revision it made. */
+function withRevision(span: Span | undefined, kv: KeyValue): KeyValue {
+  span?.setAttribute('revision', kv.modRevision);
+  return kv;
 }

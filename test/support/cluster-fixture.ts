@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../../internal/cluster/local-cluster.ts';
+import type { ReplicaOutput } from '../../internal/cluster/replica-process.ts';
 import { TestApiClient } from './api-client.ts';
 import { freePorts } from './free-ports.ts';
 
@@ -19,7 +20,7 @@ export interface ClusterFixture {
 export const fastRaftArgs = ['--tick-ms', '50', '--election-ticks', '10'];
 
 /** Starts `replicas` replica processes on ports chosen at run time, in a fresh temp directory. */
-export async function startClusterFixture(options: { replicas?: number; extraArgs?: readonly string[] } = {}): Promise<ClusterFixture> {
+export async function startClusterFixture(options: { replicas?: number; extraArgs?: readonly string[]; output?: ReplicaOutput; replicaArgs?: (name: string) => readonly string[] } = {}): Promise<ClusterFixture> {
   const count = options.replicas ?? 3;
   const ports = await freePorts(count * 2);
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-e2e-'));
@@ -31,9 +32,10 @@ export async function startClusterFixture(options: { replicas?: number; extraArg
       apiPorts: ports.slice(0, count),
       peerPorts: ports.slice(count),
       kubeconfigPath: join(dataDir, 'kubeconfig'),
-      output: process.env.ORCH_TEST_LOGS ? 'prefixed' : 'ignore',
+      output: options.output ?? (process.env.ORCH_TEST_LOGS ? 'prefixed' : 'ignore'),
       readyTimeoutMs: 60_000,
       extraArgs: [...fastRaftArgs, ...(options.extraArgs ?? [])],
+      ...(options.replicaArgs ? { replicaArgs: options.replicaArgs } : {}),
     });
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });

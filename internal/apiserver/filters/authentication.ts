@@ -57,6 +57,11 @@ export async function authenticationFilter(authentication: Authentication, req: 
   return user;
 }
 
+/** The user `authenticationFilter` found for the request with these headers; undefined when it refused the request or did not run. */
+export function authenticatedUserOrUndefined(headers: IncomingHttpHeaders): UserInfo | undefined {
+  return usersByRequestHeaders.get(headers);
+}
+
 /**
  * The user `authenticationFilter` found for the request with these headers. Throws (a bug) when
  * the filter did not run: no request may go on without an identity.

@@ -1,10 +1,15 @@
 // The request filters after authentication, in kube-apiserver's order (DefaultBuildHandlerChain):
 // authentication (authentication.ts, run first by the request handler, which has the TLS socket)
-// -> impersonation -> (audit: none yet) -> authorization. What they learn, the user the request
-// goes on as, is handed to the handlers; the handler then calls admission and the registry.
+// -> audit -> impersonation -> authorization. Audit runs before impersonation, as in kube: the
+// policy judges the caller, the event names the impersonated user beside it, and the decision of
+// the authorizer is annotated on it. What the filters learn, the user the request goes on as, is
+// handed to the handlers; the handler then calls admission and the registry.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../../authn/user-info.ts';
-import type { Authorizer } from '../../authz/authorizer.ts';
+import type { Authorizer, Decision } from '../../authz/authorizer.ts';
+import { PlainInternalError } from '../../authz/request-outcome.ts';
+import { auditAttributes } from '../../audit/audit-attributes.ts';
+import type { AuditAttributes } from '../../audit/policy-checker.ts';
 import type { RequestInfo } from '../request-info.ts';
 import { authenticatedUser } from './authentication.ts';
 import { authorizationFilter } from './authorization.ts';
@@ -22,12 +27,28 @@ export interface FilteredRequest extends ImpersonationSource {
   readonly query: URLSearchParams;
   /** The parsed request; null for a method a resource path does not take (routing answers 405 after the filters). */
   readonly info: RequestInfo | null;
+  /** The URL path (the audit judges a request without `info` by it). */
+  readonly path: string;
+  /** The request's audit, when audit is on. */
+  readonly audit?: FilterAudit;
+}
+
+/** What the filters tell the request's audit (internal/audit's RequestAudit). */
+export interface FilterAudit {
+  /** The caller is known; false when its first event could not be stored (the request is refused). */
+  begin(attributes: AuditAttributes): boolean;
+  impersonated(user: UserInfo): void;
+  authorized(decision: Decision): void;
 }
 
 /** Runs the filters; returns the user the request goes on as, or throws the 403 or plain 500 to answer. */
 export async function runRequestFilters(deps: FilterDeps, req: FilteredRequest): Promise<UserInfo> {
   const caller = authenticatedUser(req.headers);
+  const { audit } = req;
+  // kube's WithAudit refuses the request as a plain 500 when its first event cannot be stored.
+  if (audit !== undefined && !audit.begin(auditAttributes(caller, req))) throw new PlainInternalError('failed to store audit event');
   const user = await impersonationFilter(deps.authorizer, caller, req);
-  if (req.info !== null) await authorizationFilter(deps.authorizer, { user, method: req.method, info: req.info, query: req.query });
+  if (user !== caller) audit?.impersonated(user);
+  if (req.info !== null) await authorizationFilter(deps.authorizer, { user, method: req.method, info: req.info, query: req.query }, audit);
   return user;
 }

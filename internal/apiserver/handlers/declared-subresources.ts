@@ -1,4 +1,5 @@
 import { admitAsIs } from '../../registry/generic/write-admission.ts';
+import { auditRequestObject } from '../../audit/auditor.ts';
 import { badRequest } from '../../registry/errors/status-error.ts';
 import type { KObject, SubresourceDeclaration } from '../../registry/schema/declaration.ts';
 import type { SubresourceCall } from '../../registry/generic/subresource-store.ts';
@@ -24,7 +25,9 @@ async function readBody(ctx: RequestContext, declared: SubresourceDeclaration, b
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const decl = { ...ctx.served.decl, kind: declared.kind, fields: body.fields, required: [], custom: false, description: '' };
-  return checkObject({ ...ctx, served: { decl, group, version: apiVersion.slice(slash + 1), apiVersion } }, decoded);
+  const obj = checkObject({ ...ctx, served: { decl, group, version: apiVersion.slice(slash + 1), apiVersion } }, decoded);
+  auditRequestObject(ctx.headers, obj);
+  return obj;
 }
 
 function callOf(ctx: RequestContext, options: { dryRun: boolean; fieldManager: string }): SubresourceCall {

@@ -1,3 +1,4 @@
+import { auditRequestObject } from '../../audit/auditor.ts';
 import { badRequest, invalid } from '../../registry/errors/status-error.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { toCauses } from '../../registry/schema/field-errors.ts';
@@ -92,7 +93,9 @@ function withCount(named: readonly string[], total: number): string[] {
   return total > named.length ? [...named, `and ${total - named.length} more unknown or duplicate fields`] : [...named];
 }
 
-/** Reads, decodes and checks the object of a POST or PUT. */
+/** Reads, decodes and checks the object of a POST or PUT; the request's audit records it (kube's LogRequestObject). */
 export async function readObject(ctx: RequestContext): Promise<KObject> {
-  return checkObject(ctx, await readDecodedBody(ctx));
+  const obj = checkObject(ctx, await readDecodedBody(ctx));
+  auditRequestObject(ctx.headers, obj);
+  return obj;
 }

@@ -1,3 +1,4 @@
+import { auditRequestObject } from '../../audit/auditor.ts';
 import { badRequest } from '../../registry/errors/status-error.ts';
 import type { DeleteOptions } from '../../registry/generic/store.ts';
 import { decodeJson, decodeProtobufBody, decodeYaml, readBody } from '../body.ts';
@@ -25,6 +26,7 @@ async function readDeleteBody(ctx: RequestContext): Promise<DeleteBody | undefin
   const type = mediaType(ctx.headers['content-type']);
   const decoded = isProtobufBody(type) ? decodeProtobufBody(bytes) : type === 'application/yaml' ? decodeYaml(bytes) : decodeJson(bytes);
   const value = decoded.value;
+  auditRequestObject(ctx.headers, value);
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('the body of a delete must be a DeleteOptions object');
   return value as DeleteBody;

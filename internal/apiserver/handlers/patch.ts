@@ -1,3 +1,4 @@
+import { auditRequestPatch } from '../../audit/auditor.ts';
 import { applyStrategicMergePatch } from '../../patch/index.ts';
 import { badRequest, StatusError } from '../../registry/errors/status-error.ts';
 import { patchErrorStatus, serverSideApply } from '../../registry/generic/apply-patch.ts';
@@ -47,6 +48,7 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
   if (type === applyType) return handleApply(ctx, opts, boolParam(ctx.query, 'force'));
   const bytes = await readBody(ctx.body, ctx.bodyTimeoutMs);
   const { value: patch, inexactIntegers } = decodeJson(bytes);
+  auditRequestPatch(ctx.headers, patch);
   const apply = patcher(ctx, type, patch);
   const name = ctx.info.name ?? '';
   if (ctx.info.subresource === 'scale') {
@@ -78,6 +80,7 @@ async function readApplied(ctx: RequestContext): Promise<KObject> {
   if (bytes.length === 0) throw badRequest('the request body is empty: an applied configuration is required');
   const decoded = decodeYaml(bytes);
   const value = decoded.value;
+  auditRequestPatch(ctx.headers, value);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the applied configuration must be a YAML or JSON object');
   const meta = (value as { metadata?: unknown }).metadata;
   if (typeof meta === 'object' && meta !== null && 'managedFields' in meta && (meta as { managedFields?: unknown }).managedFields != null) {

@@ -1,3 +1,4 @@
+import { auditRequestObject } from '../../audit/auditor.ts';
 import { badRequest } from '../../registry/errors/status-error.ts';
 import { scaleOf, writeScale } from '../../registry/generic/scale.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
@@ -17,6 +18,7 @@ export async function handleUpdateScale(ctx: RequestContext): Promise<void> {
   const { value } = await readDecodedBody(ctx);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a Scale object');
   const scale = value as KObject;
+  auditRequestObject(ctx.headers, scale);
   if (scale.kind !== undefined && scale.kind !== 'Scale') throw badRequest(`the kind in the data (${String(scale.kind)}) does not match the expected kind (Scale)`);
   if (typeof scale.metadata !== 'object' || scale.metadata === null) scale.metadata = {};
   const name = ctx.info.name ?? '';

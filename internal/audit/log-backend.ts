@@ -1,0 +1,75 @@
+// The log backend (k8s.io/apiserver plugin/pkg/audit/log): one line per event, the event's JSON
+// (format json) or kube's legacy one-line text (format legacy), written synchronously, so that an
+// event is in the file before the answer it describes is sent (kube's blocking mode). A write that
+// fails is counted (apiserver_audit_error_total{plugin="log"}) and logged; only blocking-strict
+// makes it fail the request.
+import { goQuote } from '../authz/go-format.ts';
+import type { AuditEvent } from './event.ts';
+import { formatMicroTime } from './event.ts';
+import type { AuditMetrics } from './metrics.ts';
+import type { AuditSink } from './sink.ts';
+
+/** The line formats of --audit-log-format. */
+export type LogFormat = 'json' | 'legacy';
+
+/** The log backend's parts. */
+export interface LogBackendOptions {
+  readonly format: LogFormat;
+  /** blocking-strict: a failed write refuses the request (its first event). */
+  readonly strict: boolean;
+  /** Appends one line; throws when it cannot. */
+  readonly write: (line: string) => void;
+  readonly close: () => void;
+  readonly metrics: AuditMetrics;
+  readonly log: (message: string, err?: unknown) => void;
+}
+
+/** Go's time.RFC3339Nano in UTC: fraction without trailing zeros. */
+function rfc3339Nano(ms: number): string {
+  const micro = formatMicroTime(ms);
+  return micro.replace(/\.?0+Z$/, 'Z');
+}
+
+function quotedList(items: readonly string[]): string {
+  return items.map((item) => goQuote(item)).join(',');
+}
+
+/** kube's audit.EventString: the legacy format's line, without its newline. */
+export function legacyLine(ev: AuditEvent): string {
+  const user = ev.user;
+  const username = user !== undefined && user.username !== '' ? user.username : '<none>';
+  const groups = user !== undefined && user.username !== '' && user.groups.length > 0 ? quotedList(user.groups) : '<none>';
+  const as = ev.impersonatedUser?.username ?? '<self>';
+  const asGroups = ev.impersonatedUser === undefined ? '<lookup>' : quotedList(ev.impersonatedUser.groups);
+  const namespace = ev.objectRef?.namespace !== undefined && ev.objectRef.namespace !== '' ? ev.objectRef.namespace : '<none>';
+  const response = ev.responseStatus === undefined ? '<deferred>' : String(ev.responseStatus.code ?? 0);
+  const ip = ev.sourceIPs[0] ?? '<unknown>';
+  const fields: [string, string][] = [
+    ['id', ev.auditID], ['stage', ev.stage], ['ip', ip], ['method', ev.verb], ['user', username], ['groups', groups], ['as', as], ['asgroups', asGroups],
+    ['user-agent', ev.userAgent], ['namespace', namespace], ['uri', ev.requestURI],
+  ];
+  return `${rfc3339Nano(ev.requestReceivedMs)} AUDIT: ${fields.map(([k, v]) => `${k}=${goQuote(v)}`).join(' ')} response="${response}"`;
+}
+
+/** A log backend writing through `options.write`. */
+export function logBackend(options: LogBackendOptions): AuditSink {
+  return {
+    processEvents(events) {
+      let stored = true;
+      for (const { event, json } of events) {
+        try {
+          options.write(`${options.format === 'json' ? json : legacyLine(event)}\n`);
+        } catch (err) {
+          stored = false;
+          options.metrics.pluginError('log');
+          options.log(`Error in audit plugin 'log' affecting 1 audit events: ${(err as Error).message}`);
+        }
+      }
+      return stored || !options.strict;
+    },
+    shutdown() {
+      options.close();
+      return Promise.resolve();
+    },
+  };
+}
