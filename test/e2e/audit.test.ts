@@ -26,6 +26,7 @@ function policy(metaLevel: string): string {
     'apiVersion: audit.k8s.io/v1', 'kind: Policy', 'rules:',
     '- level: ' + metaLevel, '  namespaces: [audit-meta]', '  verbs: [create, update, patch, delete]',
     '- level: RequestResponse', '  namespaces: [audit-full]', '  verbs: [create, update, patch, delete]',
+    '- level: Metadata', '  resources: [{group: flowcontrol.apiserver.k8s.io}]',
     '- level: None', '',
   ].join('\n');
 }
@@ -114,6 +115,14 @@ test('audit logs and webhook batches on a 3-replica cluster; a changed policy af
   const full = names.flatMap(readLog).find((e) => e.verb === 'create' && e.objectRef?.name === 'raw-0' && e.objectRef.namespace === 'audit-full' && e.stage === 'ResponseComplete');
   assert.deepEqual(full?.requestObject, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'raw-0' }, data: { a: 'b' } });
   assert.equal((full?.responseObject as { metadata?: { namespace?: string } } | undefined)?.metadata?.namespace, 'audit-full');
+
+  // A deprecated version: kubectl shows the Warning, the event carries kube's two annotations.
+  const deprecated = await kubectl(1, ['get', 'flowschemas.v1beta2.flowcontrol.apiserver.k8s.io', 'exempt']);
+  succeeded(deprecated, 'get a v1beta2 FlowSchema');
+  assert.match(deprecated.stderr, /Warning: flowcontrol\.apiserver\.k8s\.io\/v1beta2 FlowSchema is deprecated in v1\.26\+, unavailable in v1\.29\+; use flowcontrol\.apiserver\.k8s\.io\/v1beta3 FlowSchema/);
+  const deprecatedEvent = readLog(names[1] ?? '').find((e) => e.stage === 'ResponseComplete' && e.objectRef?.apiVersion === 'v1beta2' && e.objectRef.name === 'exempt');
+  assert.equal(deprecatedEvent?.annotations?.['k8s.io/deprecated'], 'true');
+  assert.equal(deprecatedEvent?.annotations?.['k8s.io/removed-release'], '1.29');
 
   // The webhook receiver gets the same events as the logs, in EventList batches.
   const keys = (events: readonly AuditEvent[]): string[] => events.map((e) => `${e.auditID}/${e.stage}`).sort();
