@@ -90,7 +90,7 @@ export async function serveNonResource(deps: NonResourceDeps, method: string, pa
     const doc = deps.openapi.find(path);
     if (doc === undefined) throw pathNotFound();
     out.options.format = negotiateResponse(accept, deps.registry.apiDomain, textOffers).format === 'yaml' ? 'yaml' : 'json';
-    out.send(200, doc);
+    out.sendDocument(200, doc);
     return;
   }
   if ((first === 'api' || first === 'apis') && parts.length === 1) {
@@ -103,5 +103,7 @@ export async function serveNonResource(deps: NonResourceDeps, method: string, pa
   const negotiated = negotiateResponse(accept, deps.registry.apiDomain, version ? textOffers : discoveryOffers);
   out.options.format = negotiated.format;
   out.options.protobuf = negotiated.protobuf;
-  out.send(200, body);
+  // /version is raw JSON in kube (WriteRawJSON): no response object in its audit event.
+  if (version) out.sendDocument(200, body);
+  else out.send(200, body);
 }

@@ -88,6 +88,16 @@ export class Responder {
   }
 
   /**
+   * `send`, as kube writes an answer it has as raw bytes (the OpenAPI documents, /version): the
+   * audit hears its code but gets no response object, so a multi-megabyte document never lands in
+   * an audit event.
+   */
+  sendDocument(code: number, body: unknown): void {
+    const { mediaType, data } = this.encode(body);
+    this.deliver(code, mediaType, data, {}, undefined);
+  }
+
+  /**
    * Sends a Status error in the encoding `Accept` prefers among JSON, YAML and Protobuf, whatever
    * view or resource the request was for (kube's ErrorNegotiated: a Status always has a message).
    */

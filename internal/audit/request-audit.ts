@@ -44,6 +44,10 @@ const patchAnnotationPrefix = 'patch.webhook.admission.k8s.io/';
 const decisionKey = 'authorization.k8s.io/decision';
 const reasonKey = 'authorization.k8s.io/reason';
 
+/** kube-apiserver's long-running check (BasicLongRunningRequestCheck): their events have a ResponseStarted stage. */
+const longRunningVerbs: ReadonlySet<string> = new Set(['watch', 'proxy']);
+const longRunningSubresources: ReadonlySet<string> = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+
 type State = 'pending' | 'open' | 'streaming' | 'failing' | 'done';
 
 function userAgentOf(headers: IncomingHttpHeaders): string {
@@ -84,7 +88,7 @@ export class RequestAudit {
   begin(attributes: AuditAttributes): boolean {
     if (this.state !== 'pending' || !this.configure(attributes)) return true;
     this.state = 'open';
-    this.longRunning = attributes.resourceRequest && attributes.verb === 'watch';
+    this.longRunning = attributes.resourceRequest && (longRunningVerbs.has(attributes.verb) || longRunningSubresources.has(attributes.subresource ?? ''));
     if (this.emit('RequestReceived')) return true;
     this.core.metrics.requestRejected();
     this.state = 'done';

@@ -45,6 +45,26 @@ function unknownGroupVersion(groupVersions: readonly string[], apiDomain: string
   return `group version ${missing} that has not been registered${removed.length > 0 ? ` (${removed.join('; ')})` : ''}`;
 }
 
+/**
+ * The resources orch cannot run without: its authorization and bootstrap policy live in the RBAC
+ * kinds and every namespaced object in a namespace. kube-apiserver serves on with them off (its
+ * authorizers can do without); orch refuses the flag instead of failing later.
+ */
+const indispensable: readonly { readonly group: string; readonly resource: string }[] = [
+  { group: '', resource: 'namespaces' },
+  ...['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'].map((resource) => ({ group: 'rbac.authorization', resource })),
+];
+
+/** What the flag turns off that orch cannot run without, named; undefined when nothing. */
+function indispensableTurnedOff(runtimeConfig: NonNullable<ServingOptions['runtimeConfig']>, apiDomain: string): string | undefined {
+  for (const r of indispensable) {
+    const group = r.group === '' ? '' : `${r.group}.${apiDomain}`;
+    if (runtimeConfig.served(group, 'v1', r.resource, 'ga') !== false) continue;
+    return `${group === '' ? '' : `${group}/`}v1/${r.resource} cannot be turned off: orch keeps its authorization policy in the RBAC kinds, and every namespaced object needs its namespace`;
+  }
+  return undefined;
+}
+
 /** Validates the flags; throws `makeError(message)` naming what is wrong. */
 export function parseServingFlags(values: ServingFlagValues, apiDomain: string, makeError: (message: string) => Error): ServingOptions {
   let options: { runtimeConfig?: ServingOptions['runtimeConfig']; featureGates?: ServingOptions['featureGates'] } = {};
@@ -56,6 +76,8 @@ export function parseServingFlags(values: ServingFlagValues, apiDomain: string, 
   }
   const unknown = unknownGroupVersion(options.runtimeConfig?.groupVersions ?? [], apiDomain);
   if (unknown !== undefined) throw makeError(`--runtime-config: ${unknown}`);
+  const needed = options.runtimeConfig === undefined ? undefined : indispensableTurnedOff(options.runtimeConfig, apiDomain);
+  if (needed !== undefined) throw makeError(`--runtime-config: ${needed}`);
   for (const gate of options.featureGates?.keys() ?? []) if (!knownGates.has(gate)) throw makeError(`--feature-gates: unrecognized feature gate: ${gate}`);
   return options;
 }

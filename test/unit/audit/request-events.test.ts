@@ -173,3 +173,23 @@ test('admission\'s annotations reach the event: PodSecurity\'s enforce-policy on
   assert.equal(res.status, 201, res.text);
   assert.equal(eventsOf('pod-create').at(-1)?.annotations?.['pod-security.kubernetes.io/enforce-policy'], 'privileged:latest');
 });
+
+test('the OpenAPI documents and /version are audited without a response object (kube writes them as raw bytes); discovery keeps one', async () => {
+  for (const path of ['/openapi/v2', '/openapi/v3/api/v1', '/version']) {
+    const res = await server.client.call('GET', path, { headers: { 'audit-id': `raw-${path}` } });
+    assert.equal(res.status, 200, path);
+    const complete = eventsOf(`raw-${path}`).find((e) => e.stage === 'ResponseComplete');
+    assert.equal(complete?.level, 'RequestResponse', path);
+    assert.deepEqual(complete?.responseStatus, { metadata: {}, code: 200 }, path);
+    assert.equal(complete?.responseObject, undefined, path);
+  }
+  const discovery = await server.client.call('GET', '/api/v1', { headers: { 'audit-id': 'discovery-v1' } });
+  assert.equal(discovery.status, 200);
+  assert.notEqual(eventsOf('discovery-v1').find((e) => e.stage === 'ResponseComplete')?.responseObject, undefined);
+});
+
+test('a long-running sub-resource (pods/log, kube\'s long-running check) has a ResponseStarted stage', async () => {
+  const res = await server.client.call('GET', '/api/v1/namespaces/full/pods/absent/log', { headers: { 'audit-id': 'pod-log' } });
+  assert.equal(res.status, 404);
+  assert.deepEqual(eventsOf('pod-log').map((e) => e.stage), ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
+});

@@ -85,3 +85,11 @@ test('--runtime-config: unknown groups, then versions a known group lacks, refus
   assert.throws(() => parse('batch/v1beta1=true'), /^Error: --runtime-config: group version batch\/v1beta1 that has not been registered \(batch\/v1beta1 CronJob was removed in v1\.25, use batch\/v1 CronJob\)$/);
   assert.doesNotThrow(() => parse('v1=true,api/v1/pods=true,batch/v1=false,authentication.k8s.io/v1alpha1/selfsubjectreviews=true,api/alpha=true'));
 });
+
+test('runtime-config: turning off the RBAC kinds or namespaces is one clear flag error, not a failed start', () => {
+  const fail = (message: string): Error => new Error(message);
+  for (const flag of ['rbac.authorization.k8s.io/v1=false', 'api/all=false,v1=true', 'v1=false', 'rbac.authorization.k8s.io/v1/clusterroles=false']) {
+    assert.throws(() => parseServingFlags({ 'runtime-config': flag }, 'k8s.io', fail), /^Error: --runtime-config: .* cannot be turned off: orch keeps its authorization policy in the RBAC kinds/, flag);
+  }
+  assert.doesNotThrow(() => parseServingFlags({ 'runtime-config': 'api/all=false,v1=true,rbac.authorization.k8s.io/v1=true' }, 'k8s.io', fail));
+});
