@@ -3,6 +3,7 @@
 // latest maxBatchWait after its first event came, at most throttleQps batches a second (burst
 // throttleBurst) when the throttle is on. The request never waits: an event that finds the buffer
 // full is dropped and counted (apiserver_audit_error_total{plugin="buffered"}).
+import { pluginErrorMessage } from './log-backend.ts';
 import { webhookSendsInFlightMax, webhookShutdownWaitMs } from './limits.ts';
 import type { AuditMetrics } from './metrics.ts';
 import type { AuditSink, EncodedEvent } from './sink.ts';
@@ -57,7 +58,8 @@ export class BufferedBackend implements AuditSink {
     private readonly deliver: (batch: readonly EncodedEvent[]) => Promise<void>,
     private readonly options: BatchOptions,
     private readonly metrics: AuditMetrics,
-    private readonly log: (message: string) => void,
+    /** The replica's `(message, err?)` log: with an error, a line at level error. */
+    private readonly log: (message: string, err?: unknown) => void,
   ) {
     this.throttle = options.throttleEnable ? new Throttle(options.throttleQps, options.throttleBurst) : undefined;
     this.pumped = this.pump();
@@ -66,7 +68,7 @@ export class BufferedBackend implements AuditSink {
   processEvents(events: readonly EncodedEvent[]): boolean {
     for (const [i, event] of events.entries()) {
       if (this.stopping || this.queue.length >= this.options.bufferSize) {
-        this.dropped(events.length - i);
+        this.dropped(events.slice(i));
         break;
       }
       this.queue.push(event);
@@ -85,13 +87,14 @@ export class BufferedBackend implements AuditSink {
     clearTimeout(timer);
   }
 
-  private dropped(count: number): void {
-    this.metrics.pluginError('buffered', count);
+  private dropped(events: readonly EncodedEvent[]): void {
+    this.metrics.pluginError('buffered', events.length);
     // Logged at most once a second: a full buffer means many drops.
     const now = Date.now();
     if (now - this.lastDropLogMs < 1000) return;
     this.lastDropLogMs = now;
-    this.log(`Error in audit plugin 'buffered' affecting ${count} audit events: audit buffer queue blocked`);
+    const reason = 'audit buffer queue blocked';
+    this.log(pluginErrorMessage('buffered', reason, events.map((e) => e.event)), new Error(reason));
   }
 
   private armTimer(): void {

@@ -21,6 +21,7 @@ export interface LogBackendOptions {
   readonly write: (line: string) => void;
   readonly close: () => void;
   readonly metrics: AuditMetrics;
+  /** The replica's `(message, err?)` log: with an error, a line at level error. */
   readonly log: (message: string, err?: unknown) => void;
 }
 
@@ -51,6 +52,20 @@ export function legacyLine(ev: AuditEvent): string {
   return `${rfc3339Nano(ev.requestReceivedMs)} AUDIT: ${fields.map(([k, v]) => `${k}=${goQuote(v)}`).join(' ')} response="${response}"`;
 }
 
+/** Impacted events listed in one plugin-error line at most; the rest are counted. */
+export const impactedEventsListedMax = 5;
+
+/**
+ * kube's audit.HandlePluginError message: `Error in audit plugin '<plugin>' affecting N audit
+ * events: <error>`, then `Impacted events:` and each event's legacy line (at most
+ * impactedEventsListedMax, then `... and N more`). Log it at level error, with the error.
+ */
+export function pluginErrorMessage(plugin: string, error: string, impacted: readonly AuditEvent[], count = impacted.length): string {
+  const listed = impacted.slice(0, impactedEventsListedMax).map((ev) => `${legacyLine(ev)}\n`).join('');
+  const more = count - Math.min(impacted.length, impactedEventsListedMax);
+  return `Error in audit plugin '${plugin}' affecting ${count} audit events: ${error}\nImpacted events:\n${listed}${more > 0 ? `... and ${more} more\n` : ''}`;
+}
+
 /** A log backend writing through `options.write`. */
 export function logBackend(options: LogBackendOptions): AuditSink {
   return {
@@ -62,7 +77,8 @@ export function logBackend(options: LogBackendOptions): AuditSink {
         } catch (err) {
           stored = false;
           options.metrics.pluginError('log');
-          options.log(`Error in audit plugin 'log' affecting 1 audit events: ${(err as Error).message}`);
+          // Given the error, the replica's log function writes the line at level error.
+          options.log(pluginErrorMessage('log', (err as Error).message, [event]), err);
         }
       }
       return stored || !options.strict;

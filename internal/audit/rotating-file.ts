@@ -1,10 +1,15 @@
 // The audit log file with lumberjack's rotation (gopkg.in/natefinch/lumberjack.v2, which
 // kube-apiserver writes its audit log through): a write that would take the file past maxSize
 // first renames it to `<name>-<UTC 2006-01-02T15-04-05.000><ext>` and starts an empty file of the
-// same mode; then backups beyond maxBackups (newest kept) and older than maxAge days are removed
-// (0: no limit). Writes are synchronous: a line is in the file when write returns.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// same mode; then (lumberjack's mill) backups beyond maxBackups (newest kept) and older than
+// maxAge days are removed (0: no limit), compressed backups (`<name>-<time><ext>.gz`) counted as
+// well, and with compress every remaining plain backup is gzipped, in the background, to
+// `<backup>.gz` (same mode) and removed. Writes are synchronous: a line is in the file
+// when write returns; a write that fails is cut back off, so the file holds whole lines only.
+import { closeSync, createReadStream, createWriteStream, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 
 /** How the file rotates. */
 export interface RotationOptions {
@@ -15,13 +20,18 @@ export interface RotationOptions {
   readonly maxBackups: number;
   /** Days a backup is kept; 0 keeps them whatever their age. */
   readonly maxAgeDays: number;
+  /** --audit-log-compress: gzip rotated backups. */
+  readonly compress?: boolean;
   /** The clock (tests); default Date.now. */
   readonly nowMs?: () => number;
+  /** The write call (tests inject a failing one); default fs.writeSync. */
+  readonly writeSync?: (fd: number, buffer: Buffer, offset: number) => number;
 }
 
 const megabyte = 1024 * 1024;
 const defaultMaxSizeBytes = 100 * megabyte;
 const dayMs = 24 * 60 * 60 * 1000;
+const compressSuffix = '.gz';
 
 /** `2006-01-02T15-04-05.000` of `ms` in UTC. */
 function backupTimestamp(ms: number): string {
@@ -38,22 +48,61 @@ function timestampOf(name: string, prefix: string, ext: string): number | undefi
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/**
+ * Makes `dir` and its missing parents (mode 0700, as kube's ensureLogFile), one component at a
+ * time: Node's recursive mkdir spins forever on some paths under /proc. Throws one line.
+ */
+export function ensureDirectory(dir: string): void {
+  const missing: string[] = [];
+  let current = dir;
+  for (;;) {
+    try {
+      if (!statSync(current).isDirectory()) throw new Error(`cannot create directory ${dir}: ${current} is not a directory`);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    missing.push(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const component of missing.reverse()) {
+    try {
+      mkdirSync(component, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new Error(`cannot create directory ${component}: ${(err as Error).message}`);
+    }
+  }
+}
+
+interface Backup {
+  readonly name: string;
+  readonly ms: number;
+  readonly compressed: boolean;
+}
+
 /** A log file that rotates as lumberjack's Logger does. Not safe for two processes at once. */
 export class RotatingFile {
   private fd: number | undefined;
   private size = 0;
   private readonly maxBytes: number;
   private readonly now: () => number;
+  private readonly writeCall: (fd: number, buffer: Buffer, offset: number) => number;
+  /** The background mill (prune, compress): runs one at a time. */
+  private milling: Promise<void> = Promise.resolve();
 
-  /** Creates the file (mode 0600) when missing, as kube-apiserver does at start: a path that cannot be written throws now. */
+  /** Creates the file (mode 0600, its directory 0700) when missing, as kube-apiserver does at start: a path that cannot be written throws now. */
   constructor(private readonly options: RotationOptions) {
     this.maxBytes = options.maxSizeBytes > 0 ? options.maxSizeBytes : defaultMaxSizeBytes;
     this.now = options.nowMs ?? Date.now;
-    mkdirSync(dirname(options.path), { recursive: true, mode: 0o755 });
+    this.writeCall = options.writeSync ?? ((fd, buffer, offset) => writeSync(fd, buffer, offset));
+    ensureDirectory(dirname(options.path));
     closeSync(openSync(options.path, 'a', 0o600));
   }
 
-  /** Appends `text` (rotating first when it would not fit). Throws the file system's error. */
+  /** Appends `text` (rotating first when it would not fit). Throws the file system's error, leaving the file as it was. */
   write(text: string): void {
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length > this.maxBytes) throw new Error(`write length ${bytes.length} exceeds maximum file size ${this.maxBytes}`);
@@ -62,8 +111,18 @@ export class RotatingFile {
     const fd = this.fd;
     if (fd === undefined) throw new Error('assert: the audit log is open after opening it');
     let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written);
+    try {
+      while (written < bytes.length) written += this.writeCall(fd, bytes, written);
+    } catch (err) {
+      this.cutBack(fd);
+      throw err;
+    }
     this.size += written;
+  }
+
+  /** Resolves when the background pruning and compression started so far are done (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.milling;
   }
 
   /** Closes the file (a later write opens it again). */
@@ -72,8 +131,18 @@ export class RotatingFile {
     this.fd = undefined;
   }
 
+  /** Truncates the file back to its size before a failed write (no half line); closes it when even that fails. */
+  private cutBack(fd: number): void {
+    try {
+      ftruncateSync(fd, this.size);
+    } catch {
+      // The next write reopens the file and takes its size as it is.
+      this.close();
+    }
+  }
+
   private openExistingOrNew(writeBytes: number): void {
-    this.prune();
+    this.mill();
     let existing: number | undefined;
     try {
       existing = statSync(this.options.path).size;
@@ -89,13 +158,13 @@ export class RotatingFile {
   private rotate(): void {
     this.close();
     this.openNew();
-    this.prune();
+    this.mill();
   }
 
   /** Moves the current file (if any) to its backup name and opens an empty one of the same mode. */
   private openNew(): void {
     const { path } = this.options;
-    mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
+    ensureDirectory(dirname(path));
     let mode = 0o600;
     try {
       mode = statSync(path).mode & 0o777;
@@ -108,35 +177,89 @@ export class RotatingFile {
     this.size = fstatSync(this.fd).size;
   }
 
-  /** Removes backups past maxBackups (oldest first) and older than maxAge days (lumberjack's millRunOnce). */
+  /** lumberjack's millRunOnce: prunes now, then queues the compression of the plain backups kept (compress). */
+  private mill(): void {
+    this.prune();
+    if (this.options.compress === true) this.milling = this.milling.then(() => this.compressBackups()).catch(() => undefined);
+  }
+
+  /** The backups in the directory, newest first; a backup present both plain and gzipped counts once. */
+  private backups(): Backup[] {
+    const { path } = this.options;
+    const ext = extname(path);
+    const prefix = `${basename(path, ext)}-`;
+    const found = new Map<number, Backup>();
+    for (const entry of readdirSync(dirname(path), { withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const compressed = entry.name.endsWith(ext + compressSuffix);
+      const ms = timestampOf(compressed ? entry.name.slice(0, -compressSuffix.length) : entry.name, prefix, ext);
+      if (ms === undefined) continue;
+      const seen = found.get(ms);
+      // As lumberjack: only the uncompressed file or the compressed one counts, not both.
+      if (seen === undefined || (seen.compressed && !compressed)) found.set(ms, { name: entry.name, ms, compressed });
+    }
+    return [...found.values()].sort((a, b) => b.ms - a.ms);
+  }
+
+  /** Removes backups past maxBackups (oldest first) and older than maxAge days, a gzipped one as a plain one. */
   private prune(): void {
     const { path, maxBackups, maxAgeDays } = this.options;
     if (maxBackups === 0 && maxAgeDays === 0) return;
-    const ext = extname(path);
-    const prefix = `${basename(path, ext)}-`;
-    let backups: { name: string; ms: number }[];
+    const dir = dirname(path);
+    let backups: Backup[];
     try {
-      backups = readdirSync(dirname(path), { withFileTypes: true })
-        .filter((e) => e.isFile())
-        .map((e) => ({ name: e.name, ms: timestampOf(e.name, prefix, ext) }))
-        .filter((b): b is { name: string; ms: number } => b.ms !== undefined)
-        .sort((a, b) => b.ms - a.ms);
+      backups = this.backups();
     } catch {
       return;
     }
     const remove = maxBackups > 0 ? backups.slice(maxBackups) : [];
-    let kept = maxBackups > 0 ? backups.slice(0, maxBackups) : backups;
+    const kept = maxBackups > 0 ? backups.slice(0, maxBackups) : backups;
     if (maxAgeDays > 0) {
       const cutoff = this.now() - maxAgeDays * dayMs;
       remove.push(...kept.filter((b) => b.ms < cutoff));
-      kept = kept.filter((b) => b.ms >= cutoff);
     }
     for (const b of remove) {
-      try {
-        unlinkSync(join(dirname(path), b.name));
-      } catch {
-        // Already gone: another pass removed it.
+      for (const name of b.compressed ? [b.name] : [b.name, b.name + compressSuffix]) {
+        try {
+          unlinkSync(join(dir, name));
+        } catch {
+          // Already gone (or never compressed).
+        }
       }
+    }
+  }
+
+  /** gzips every plain backup in the directory, one after the other. */
+  private async compressBackups(): Promise<void> {
+    const dir = dirname(this.options.path);
+    let backups: Backup[];
+    try {
+      backups = this.backups();
+    } catch {
+      return;
+    }
+    for (const b of backups.filter((k) => !k.compressed)) await compressFile(join(dir, b.name));
+  }
+}
+
+/** gzips `src` to `src.gz` with src's mode, then removes src (lumberjack's compressLogFile). A failure leaves src as it was. */
+async function compressFile(src: string): Promise<void> {
+  const dst = src + compressSuffix;
+  let mode: number;
+  try {
+    mode = statSync(src).mode & 0o777;
+  } catch {
+    return;
+  }
+  try {
+    await pipeline(createReadStream(src), createGzip(), createWriteStream(dst, { mode }));
+    // ENOENT: pruned while it was being compressed; the catch removes the copy too.
+    unlinkSync(src);
+  } catch {
+    try {
+      unlinkSync(dst);
+    } catch {
+      // Nothing was written.
     }
   }
 }

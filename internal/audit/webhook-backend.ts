@@ -6,6 +6,7 @@
 import { OutboundRequestError, sendOutboundRequest, type OutboundRequest, type OutboundResponse } from '../authn/https-client.ts';
 import { withRetries } from '../authn/webhook/retry-backoff.ts';
 import type { WebhookEndpoint } from '../authn/webhook/kubeconfig.ts';
+import { pluginErrorMessage } from './log-backend.ts';
 import { webhookAttemptsMax, webhookRequestTimeoutMs } from './limits.ts';
 import type { AuditMetrics } from './metrics.ts';
 import type { EncodedEvent } from './sink.ts';
@@ -15,6 +16,7 @@ export interface WebhookSenderOptions {
   readonly endpoint: WebhookEndpoint;
   readonly initialBackoffMs: number;
   readonly metrics: AuditMetrics;
+  /** The replica's `(message, err?)` log: with an error, a line at level error. */
   readonly log: (message: string, err?: unknown) => void;
   /** The HTTPS client (tests may replace it). */
   readonly send?: (request: OutboundRequest) => Promise<OutboundResponse>;
@@ -56,7 +58,7 @@ export function webhookSender(options: WebhookSenderOptions): (batch: readonly E
       }, sleep);
     } catch (err) {
       options.metrics.pluginError('webhook', batch.length);
-      options.log(`Error in audit plugin 'webhook' affecting ${batch.length} audit events: ${(err as Error).message}`);
+      options.log(pluginErrorMessage('webhook', (err as Error).message, batch.map((e) => e.event)), err);
     }
   };
 }

@@ -28,14 +28,14 @@ export interface LoggerOptions {
   readonly destination?: DestinationStream;
 }
 
-/** The highest --v with a meaning (kube's go up to 10: request and response bodies, which orch never logs). */
-export const verbosityMax = 10;
+/** The highest --v klog takes (its Level is an int32); above 5 nothing more is written (orch never logs bodies). */
+export const verbosityMax = 2 ** 31 - 1;
 
-/** Parses `--v`: an integer 0..10. Throws an Error naming the flag otherwise. */
+/** Parses `--v` as klog does: any non-negative integer. Throws an Error naming the flag otherwise. */
 export function parseVerbosity(text: string | undefined): number {
   if (text === undefined) return 0;
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n > verbosityMax) throw new Error(`--v: "${text}" is not a verbosity from 0 to ${verbosityMax}`);
+  const n = /^\+?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n > verbosityMax) throw new Error(`--v: "${text}" is not a verbosity (a non-negative integer)`);
   return n;
 }
 

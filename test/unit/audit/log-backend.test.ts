@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
 import { encodeEvent, formatMicroTime, type AuditEvent } from '../../../internal/audit/event.ts';
-import { legacyLine, logBackend } from '../../../internal/audit/log-backend.ts';
+import { legacyLine, logBackend, pluginErrorMessage } from '../../../internal/audit/log-backend.ts';
 import { AuditMetrics } from '../../../internal/audit/metrics.ts';
 
 const received = Date.parse('2026-03-04T05:06:07.123Z') + 0.456;
@@ -41,4 +41,19 @@ test('a failed write is counted; only blocking-strict reports it', async () => {
   const lines: string[] = [];
   logBackend({ ...failing, strict: true, format: 'legacy', write: (line) => void lines.push(line) }).processEvents([{ event, json: '{}' }]);
   assert.equal(lines[0], `${legacyLine(event)}\n`);
+});
+
+test('a failed write is logged as kube\'s HandlePluginError, with the error (an error-level line), the events listed, bounded', () => {
+  const metrics = new AuditMetrics(new Registry());
+  const logged: [string, unknown][] = [];
+  const failure = new Error('no space left on device');
+  logBackend({ format: 'json', strict: false, write: () => { throw failure; }, close: () => undefined, metrics, log: (message, err) => void logged.push([message, err]) })
+    .processEvents([{ event, json: '{}' }]);
+  assert.equal(logged.length, 1);
+  assert.equal(logged[0]?.[0], `Error in audit plugin 'log' affecting 1 audit events: no space left on device\nImpacted events:\n${legacyLine(event)}\n`);
+  assert.equal(logged[0]?.[1], failure);
+  const many = pluginErrorMessage('webhook', 'the server answered 500', Array.from({ length: 8 }, () => event));
+  assert.match(many, /^Error in audit plugin 'webhook' affecting 8 audit events: the server answered 500\nImpacted events:\n/);
+  assert.equal(many.split('\n').filter((l) => l.includes(' AUDIT: ')).length, 5);
+  assert.match(many, /\n\.\.\. and 3 more\n$/);
 });

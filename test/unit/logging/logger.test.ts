@@ -78,11 +78,19 @@ test('warn and error are written at every verbosity; child loggers carry their b
   assert.equal(written[2]?.controller, 'namespace');
 });
 
-test('--v takes 0..10 and names itself when refused', () => {
+test('--v takes any non-negative integer, as klog, and names itself when refused', () => {
   assert.equal(parseVerbosity(undefined), 0);
   assert.equal(parseVerbosity('0'), 0);
   assert.equal(parseVerbosity('4'), 4);
   assert.equal(parseVerbosity('10'), 10);
-  for (const bad of ['-1', '11', 'x', '', '2.5', '1e1']) assert.throws(() => parseVerbosity(bad), /^Error: --v: /);
+  assert.equal(parseVerbosity('11'), 11);
+  assert.equal(parseVerbosity('99'), 99);
+  assert.equal(parseVerbosity('2147483647'), 2147483647);
+  for (const bad of ['-1', 'x', '', '2.5', '1e1', '2147483648']) assert.throws(() => parseVerbosity(bad), /^Error: --v: /);
+  const lines: string[] = [];
+  const logger = Logger.create({ component: 'orch-apiserver', verbosity: 11, destination: { write: (chunk: string) => void lines.push(chunk) } });
+  logger.v(11, 'deep');
+  logger.v(12, 'deeper');
+  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { msg: string; level: string }).msg), ['deep']);
   assert.deepEqual([0, 1, 2, 3, 4, 5, 9].map(levelOfVerbosity), ['info', 'info', 'info', 'debug', 'debug', 'trace', 'trace']);
 });
