@@ -18,6 +18,7 @@ import type { WebhookAuthorizerOptions } from '../authz/webhook/webhook-authoriz
 import type { StoreAuthorization } from '../registry/authorization/store-authorization.ts';
 import { startRbacPolicy, type RbacPolicy } from '../registry/rbac/rbac-policy.ts';
 import { bootstrapDefaultObjects } from './bootstrap-defaults.ts';
+import { apiServerStores } from '../controllers/controller-identity.ts';
 import { selectPlugins } from '../admission/plugin-selection.ts';
 import { startAdmission } from '../admission/start-admission.ts';
 import type { HealthCheck } from './health.ts';
@@ -292,13 +293,15 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : opts.listen.port;
+  // The server's own bootstrap objects, audited as kube-apiserver's loopback client (system:apiserver).
+  const own = apiServerStores(stores, opts.audit, 'kube-apiserver');
   const nsServed = registry.find('', 'v1', 'namespaces');
-  const nsStore = nsServed && stores.get(nsServed);
+  const nsStore = nsServed && own.get(nsServed);
   const namespacesDone = opts.bootstrapNamespaces?.length && nsStore ? bootstrap(nsStore, opts.bootstrapNamespaces, () => shuttingDown, log) : Promise.resolve();
   const advertised = opts.kubernetesService;
-  const serviceDone = advertised === undefined ? namespacesDone : namespacesDone.then(() => bootstrapKubernetesService(stores, registry, network, { host: advertised.advertiseHost, port }, () => shuttingDown, log));
+  const serviceDone = advertised === undefined ? namespacesDone : namespacesDone.then(() => bootstrapKubernetesService(own, registry, network, { host: advertised.advertiseHost, port }, () => shuttingDown, log));
   // The default cluster-scoped objects (APF configuration, local APIServices) need no namespace.
-  const done = Promise.all([serviceDone, bootstrapDefaultObjects(stores, registry, () => shuttingDown, log), policy.ready]);
+  const done = Promise.all([serviceDone, bootstrapDefaultObjects(own, registry, () => shuttingDown, log), policy.ready]);
   // Wait a little so a healthy store has its namespaces before the first request; never block start.
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, bootstrapWaitMs)))]);

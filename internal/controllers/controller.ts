@@ -1,3 +1,4 @@
+import type { Auditor } from '../audit/auditor.ts';
 import type { Authorizer } from '../authz/authorizer.ts';
 import type { ControllerAction } from './controller-identity.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
@@ -24,6 +25,11 @@ export interface ControllerDeps {
    * account (controller-identity.ts). Absent: controllers act with the server's full authority.
    */
   readonly authorizer?: Authorizer;
+  /**
+   * The API server's audit: every read and write controllers make through their stores is audited
+   * as their HTTP request would be. Absent: no audit (the stores are not wrapped for it).
+   */
+  readonly audit?: Auditor;
   /** Hears every write a controller acting as its own service account made (the log's controller actions). */
   readonly logAction?: (controller: string, action: ControllerAction) => void;
 }

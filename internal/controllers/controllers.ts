@@ -2,7 +2,7 @@ import type { Controller, ControllerDeps } from './controller.ts';
 import { createClusterRoleAggregationController } from './clusterrole-aggregation.ts';
 import { createCrdFinalizerController } from './apiextensions/crd-finalizer-controller.ts';
 import { createCrdNamingController } from './apiextensions/crd-naming-controller.ts';
-import { authorizedStores, controllerManagerUser, controllerUser, type ControllerAction } from './controller-identity.ts';
+import { apiServerStores, authorizedStores, controllerManagerUser, controllerUser, type ControllerAction } from './controller-identity.ts';
 import { createDisruptionController } from './disruption/disruption-controller.ts';
 import { createGarbageCollector } from './garbage-collector/garbage-collector.ts';
 import { createNamespaceController } from './namespace-controller.ts';
@@ -58,15 +58,29 @@ function selected(controller: Controller, selection: ControllerSelection): boole
   return apiServerControllers.has(controller.name) || selection.enabled(selectionNames[controller.name] ?? controller.name);
 }
 
+/** What a controller's view of the stores is audited with: none when audit is off. */
+function auditOf(deps: ControllerDeps, component: string): { auditor: NonNullable<ControllerDeps['audit']>; component: string } | undefined {
+  return deps.audit === undefined ? undefined : { auditor: deps.audit, component };
+}
+
 /**
  * `deps` as the controller running as service account kube-system:`serviceAccount` sees them:
- * its stores authorized by RBAC against the bootstrap role system:controller:`serviceAccount`.
+ * its stores authorized by RBAC against the bootstrap role system:controller:`serviceAccount`,
+ * and audited as that user when audit is on.
  */
 function as(deps: ControllerDeps, serviceAccount: string): ControllerDeps {
-  if (deps.authorizer === undefined) return deps;
+  if (deps.authorizer === undefined && deps.audit === undefined) return deps;
   const logAction = deps.logAction;
   const onAction = logAction === undefined ? undefined : (action: ControllerAction) => logAction(serviceAccount, action);
-  return { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerUser(serviceAccount), onAction) };
+  return { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerUser(serviceAccount), onAction, auditOf(deps, serviceAccount)) };
+}
+
+/**
+ * `deps` as a part of kube-apiserver itself sees them: the server's full authority (kube's loopback
+ * client, system:apiserver in system:masters), audited as that user when audit is on.
+ */
+function asApiServer(deps: ControllerDeps, component: string): ControllerDeps {
+  return deps.audit === undefined ? deps : { ...deps, stores: apiServerStores(deps.stores, deps.audit, component) };
 }
 
 /** Every controller a replica runs while it leads: the one list to add a controller to. */
@@ -75,9 +89,9 @@ export function createControllers(deps: ControllerDeps, inputs: ControllerInputs
     createNamespaceController(as(deps, 'namespace-controller')),
     createGarbageCollector(as(deps, 'generic-garbage-collector')),
     // Part of kube-apiserver itself (its loopback client is in system:masters): the server's authority.
-    createServiceAllocationRepair(deps),
-    createCrdNamingController(deps),
-    createCrdFinalizerController(deps),
+    createServiceAllocationRepair(asApiServer(deps, serviceAllocationRepairName)),
+    createCrdNamingController(asApiServer(deps, crdNamingName)),
+    createCrdFinalizerController(asApiServer(deps, crdFinalizerName)),
     createDisruptionController(as(deps, 'disruption-controller')),
     createServiceAccountController(as(deps, 'service-account-controller')),
     createClusterRoleAggregationController(as(deps, 'clusterrole-aggregation-controller')),
@@ -89,10 +103,10 @@ export function createControllers(deps: ControllerDeps, inputs: ControllerInputs
   if (inputs.rootCaBundle !== undefined) controllers.push(createRootCaPublisher(as(deps, 'root-ca-cert-publisher'), { rootCaBundle: inputs.rootCaBundle }));
   controllers.push(createBootstrapSigner(as(deps, 'bootstrap-signer')), createTokenCleaner(as(deps, 'token-cleaner')));
   // kubeadm init's part (cluster-info and its RBAC): the server's authority, as kubeadm acts with the admin's.
-  if (inputs.clusterInfo !== undefined) controllers.push(createClusterInfoPublisher(deps, inputs.clusterInfo));
+  if (inputs.clusterInfo !== undefined) controllers.push(createClusterInfoPublisher(asApiServer(deps, clusterInfoPublisherName), inputs.clusterInfo));
   if (inputs.issueLegacyToken !== undefined) {
     // As kube-controller-manager, whose tokens controller uses its own credentials, not a per-controller account.
-    const own = deps.authorizer === undefined ? deps : { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerManagerUser) };
+    const own = deps.authorizer === undefined && deps.audit === undefined ? deps : { ...deps, stores: authorizedStores(deps.stores, deps.authorizer, controllerManagerUser, undefined, auditOf(deps, 'tokens-controller')) };
     controllers.push(createLegacyTokenController(own, { issueToken: inputs.issueLegacyToken, rootCaBundle: inputs.rootCaBundle ?? '' }));
   }
   const selection = inputs.selection ?? defaultControllerSelection;

@@ -3,6 +3,7 @@ import { hasStatus } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import type { KObject } from '../registry/schema/declaration.ts';
 import type { Controller, ControllerDeps } from './controller.ts';
+import { controllerWrite } from './controller-identity.ts';
 import { applyConditions, conditionsFor } from './namespace-conditions.ts';
 import { deleteNamespaceContent, isEmpty } from './namespace-content.ts';
 import { namespaceBusyResyncMs, namespaceResyncMs } from './limits.ts';
@@ -31,7 +32,9 @@ async function reconcile(deps: ControllerDeps, nsStore: GenericStore, namespaced
   try {
     await rewriteNamespace(nsStore, name, (current) => applyConditions(current, conditionsFor(summary)), false);
     if (!isEmpty(summary)) return false;
-    await finalizeNamespace(nsStore, name, (finalizers) => finalizers.filter((f) => f !== kubernetesFinalizer));
+    // kube's namespace controller PUTs the namespace's finalize sub-resource.
+    const finalize = { verb: 'update', name, subresource: 'finalize', answer: (result: { object: KObject }) => [200, result.object] as const } as const;
+    await controllerWrite(nsStore, finalize, () => finalizeNamespace(nsStore, name, (finalizers) => finalizers.filter((f) => f !== kubernetesFinalizer)));
     return true;
   } catch (err) {
     if (hasStatus(err, 404)) return true;

@@ -2,9 +2,9 @@
 // (nothing is carried from one pass to the next); watches on the stores it reads only wake it
 // early, and a periodic resync covers whatever a broken watch missed.
 import type { GenericStore } from '../registry/generic/store.ts';
-import { startWatch, type ApiWatch, type ApiWatchEvent } from '../registry/generic/watch.ts';
+import type { ApiWatch, ApiWatchEvent } from '../registry/generic/watch.ts';
 import type { ControllerDeps } from './controller.ts';
-import { authorizeWatch } from './controller-identity.ts';
+import { startControllerWatch } from './controller-identity.ts';
 import { Wakeup } from './wakeup.ts';
 
 /** A store whose changes wake a watched loop, optionally narrowed by a field selector. */
@@ -53,8 +53,7 @@ async function ensureWatches(loop: WatchedLoop, watches: Map<WatchedStore, ApiWa
     if (watches.has(watched) || signal.aborted) continue;
     const selector = watched.fieldSelector === undefined ? {} : { fieldSelector: watched.fieldSelector };
     const list = await watched.store.list(undefined, { limit: 1, ...selector });
-    await authorizeWatch(watched.store, undefined);
-    const started = await startWatch(watched.store, undefined, { resourceVersion: list.metadata.resourceVersion, ...selector });
+    const started = await startControllerWatch(watched.store, undefined, { resourceVersion: list.metadata.resourceVersion, ...selector });
     watches.set(watched, started);
     follow(started, wake, watched.wakesOn, () => {
       if (watches.get(watched) === started) watches.delete(watched);

@@ -123,7 +123,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   });
   logLeaderChanges(logger, raft);
   // The tracer provider is registered before the API serves its first request.
-  const tracing = options.tracing ? startTracing(options.tracing, options.name, (message) => logger.warn(message)) : null;
+  const tracing = options.tracing ? startTracing(options.tracing, options.name, (message, fields) => logger.warn(message, fields)) : null;
   collectDefaultMetrics({ register: metricsRegistry });
   registerReplicaGauges(metricsRegistry, raft, storage);
   let api: ApiServer | undefined;
@@ -166,10 +166,10 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   }
   const served = api;
   // Controllers act through the API's own stores, on the Raft leader only, each as its own service
-  // account authorized by the API's authorizer.
+  // account authorized by the API's authorizer, and audited by the API's audit (when on).
   const controllers = new ControllerManager({
     // kube-root-ca.crt publishes the CA that signs the API's serving certificate (the cluster CA).
-    controllers: createControllers({ registry: served.registry, stores: served.stores, authorizer: served.authorization.authorizer, log, logAction: controllerActionLogger(logger) }, {
+    controllers: createControllers({ registry: served.registry, stores: served.stores, authorizer: served.authorization.authorizer, log, logAction: controllerActionLogger(logger), ...(auditor === undefined ? {} : { audit: auditor }) }, {
       rootCaBundle: pki.ca.cert,
       // cluster-info: this replica's API URL (written once, by the first leader) and the cluster CA.
       clusterInfo: { apiServerUrl: apiServerUrl(options.api.host, served.port), caBundle: pki.ca.cert, bootstrapTokenAuth: options.authentication?.enableBootstrapTokenAuth === true },

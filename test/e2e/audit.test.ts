@@ -115,6 +115,13 @@ test('audit logs and webhook batches on a 3-replica cluster; a changed policy af
   const full = names.flatMap(readLog).find((e) => e.verb === 'create' && e.objectRef?.name === 'raw-0' && e.objectRef.namespace === 'audit-full' && e.stage === 'ResponseComplete');
   assert.deepEqual(full?.requestObject, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'raw-0' }, data: { a: 'b' } });
   assert.equal((full?.responseObject as { metadata?: { namespace?: string } } | undefined)?.metadata?.namespace, 'audit-full');
+  // A controller's write: the root-CA publisher's create of kube-root-ca.crt, as its service account, in the leader's log only.
+  const rootCa = (events: readonly AuditEvent[]) => events.filter((e) => e.stage === 'ResponseComplete' && e.verb === 'create' && e.objectRef?.namespace === 'audit-meta' && e.objectRef.name === 'kube-root-ca.crt');
+  await eventually('the kube-root-ca.crt create logged', async () => names.some((n) => rootCa(readLog(n)).length > 0), 10_000);
+  const rootCaEvents = names.map((n) => rootCa(readLog(n)));
+  assert.equal(rootCaEvents.flat().length, 1, 'logged once, by the leader');
+  assert.equal(rootCaEvents.flat()[0]?.user.username, 'system:serviceaccount:kube-system:root-ca-cert-publisher');
+  assert.equal(rootCaEvents.flat()[0]?.responseStatus?.code, 201);
 
   // A deprecated version: kubectl shows the Warning, the event carries kube's two annotations.
   const deprecated = await kubectl(1, ['get', 'flowschemas.v1beta2.flowcontrol.apiserver.k8s.io', 'exempt']);

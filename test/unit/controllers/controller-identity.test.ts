@@ -3,28 +3,14 @@
 // goes through, anything else is kube's 403, and writes carry the controller's identity.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildAuthorization } from '../../../internal/authz/authorization-modes.ts';
-import { bootstrapClusterRoleBindingObjects, bootstrapClusterRoleObjects } from '../../../internal/authz/bootstrap/bootstrap-policy.ts';
-import { RbacIndex } from '../../../internal/authz/rbac/rbac-index.ts';
+import { bootstrapRbacStores } from './bootstrap-rbac-fixture.ts';
 import { authorizedStore, authorizeWatch, controllerUser } from '../../../internal/controllers/controller-identity.ts';
 import { StatusError } from '../../../internal/registry/errors/status-error.ts';
 import type { GenericStore, WriteOptions } from '../../../internal/registry/generic/store.ts';
-import { ResourceRegistry, storeFor } from '../../../internal/registry/resource-registry.ts';
-import { openLocalStorage } from '../../../internal/storage/open-local-storage.ts';
 
-async function setup() {
-  const storage = await openLocalStorage({ dataDir: ':memory:' });
-  const registry = new ResourceRegistry('k8s.io');
-  const stores = new Map(registry.resources.map((r) => [r, storeFor(storage, r)] as const));
-  const index = new RbacIndex('rbac.authorization.k8s.io');
-  for (const object of [...bootstrapClusterRoleObjects(), ...bootstrapClusterRoleBindingObjects()]) index.apply({ type: 'ADDED', object });
-  const { authorizer } = buildAuthorization({ modes: ['RBAC'], rbacIndex: index, rbacSynced: () => true });
-  const store = (group: string, plural: string): GenericStore => stores.get(registry.find(group, 'v1', plural)!)!;
-  return { storage, authorizer, store };
-}
 
 test('a controller may do what its bootstrap role grants, lists and watches as kube-controller-manager\'s informers, and gets kube\'s 403 for the rest', async (t) => {
-  const { storage, authorizer, store } = await setup();
+  const { storage, authorizer, store } = await bootstrapRbacStores();
   t.after(() => storage.close());
   const user = controllerUser('service-account-controller');
   const accounts = authorizedStore(store('', 'serviceaccounts'), authorizer, user);
@@ -43,7 +29,7 @@ test('a controller may do what its bootstrap role grants, lists and watches as k
 });
 
 test('a controller\'s writes carry its identity for the stores\' own checks', async (t) => {
-  const { storage, authorizer, store } = await setup();
+  const { storage, authorizer, store } = await bootstrapRbacStores();
   t.after(() => storage.close());
   const seen: WriteOptions[] = [];
   const configMaps = store('', 'configmaps');
