@@ -187,7 +187,7 @@ export function requestTimeoutMs(query: URLSearchParams, maxMs: number): number 
 }
 
 /** Go's strconv.ParseBool, undefined for what it refuses. */
-function parseGoBool(value: string): boolean | undefined {
+export function parseGoBool(value: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
   return undefined;

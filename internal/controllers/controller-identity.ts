@@ -10,7 +10,7 @@
 // api-server's own controllers act through unauthorized views audited as system:apiserver.
 import type { UserInfo } from '../authn/user-info.ts';
 import type { Auditor } from '../audit/auditor.ts';
-import { InternalRequestAudit } from '../audit/internal-request-audit.ts';
+import { InternalRequestAudit, type InternalRequest } from '../audit/internal-request-audit.ts';
 import type { Authorizer, Decision } from '../authz/authorizer.ts';
 import { forbiddenMessage, newForbidden } from '../authz/forbidden.ts';
 import { resourceAttributes } from '../authz/request-attributes.ts';
@@ -72,11 +72,13 @@ interface Act<T> {
   readonly namespace: string | undefined;
   readonly name?: string;
   readonly subresource?: string;
-  readonly query?: ListQuery;
+  readonly query?: ListQuery | InternalRequest['query'];
   /** The object sent (create, update). */
   readonly body?: unknown;
   /** The answer's code and body, as the HTTP handler gives them. */
   readonly answer: (result: T) => readonly [number, unknown];
+  /** A long-running result (a watch): its audit goes on past `work` (ResponseStarted now, ResponseComplete when `follow`'s result ends). */
+  readonly follow?: (result: T, audited: InternalRequestAudit) => T;
 }
 
 /** Authorizes and does `work`, audited as kube-apiserver audits the client's request when `audit` is set. */
@@ -93,6 +95,10 @@ async function act<T>(authorizer: Authorizer | undefined, store: GenericStore, a
     await authorize(authorizer, user, store, verb, namespace, name, subresource, audited);
     if (a.body !== undefined) audited?.requestObject(a.body);
     const result = await work();
+    if (a.follow !== undefined && audited !== undefined) {
+      audited.streamStarted();
+      return a.follow(result, audited);
+    }
     const [code, body] = a.answer(result);
     audited?.succeeded(code, body);
     return result;
@@ -218,25 +224,10 @@ export function authorizedStore(store: GenericStore, authorizer: Authorizer | un
       return reported(onAction, store, { verb, name, ...scope(namespace, subresource, undefined) }, result);
     },
     // A watch is long-running: RequestReceived, ResponseStarted once it runs, ResponseComplete when it ends.
-    [watchStart]: async (namespace, query) => {
-      if (audit === undefined) {
-        await authorize(authorizer, informer, store, 'watch', namespace, '', '', undefined);
-        return startWatch(store, namespace, query);
-      }
-      const objectRef = { group: store.gr.group, version: store.served.version, resource: store.gr.resource, ...(namespace === undefined ? {} : { namespace }) };
+    [watchStart]: (namespace, query) => {
       const { allowWatchBookmarks, sendInitialEvents, ...rest } = query;
       const uriQuery = { ...(allowWatchBookmarks === undefined ? {} : { allowWatchBookmarks: String(allowWatchBookmarks) }), ...rest, ...(sendInitialEvents === undefined ? {} : { sendInitialEvents: String(sendInitialEvents) }) };
-      const audited = InternalRequestAudit.begin(audit.auditor, { user: informer, verb: 'watch', objectRef, component: informerComponent, query: uriQuery });
-      if (audited === undefined) throw new Error('assert: an auditor audits');
-      try {
-        await authorize(authorizer, informer, store, 'watch', namespace, '', '', audited);
-        const watch = await startWatch(store, namespace, query);
-        audited.streamStarted();
-        return auditedWatch(watch, audited);
-      } catch (err) {
-        audited.failed(err);
-        throw err;
-      }
+      return run({ user: informer, component: informerComponent, verb: 'watch', namespace, query: uriQuery, answer: ok, follow: auditedWatch }, () => startWatch(store, namespace, query));
     },
   };
   return new Proxy(store, {

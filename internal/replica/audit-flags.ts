@@ -11,6 +11,7 @@ import type { BatchOptions } from '../audit/buffered-backend.ts';
 import { loadPolicyFile, PolicyFileError } from '../audit/policy-file.ts';
 import type { AuditLogOptions, AuditOptions, AuditWebhookOptions } from '../audit/start-audit.ts';
 import type { TruncateOptions } from '../audit/truncate.ts';
+import { parseGoBool } from '../apiserver/query-params.ts';
 
 /** The parseArgs options of the audit flags. */
 export const auditFlagOptions = {
@@ -98,9 +99,9 @@ function qps(text: string, parsing: Parsing): number {
 }
 
 function booleanFlag(text: string, flag: string, parsing: Parsing): boolean {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  throw parsing.makeError(`--${flag}: "${text}" is not true or false`);
+  const value = parseGoBool(text);
+  if (value === undefined) throw parsing.makeError(`--${flag}: "${text}" is not true or false`);
+  return value;
 }
 
 function checkVersion(values: AuditFlagValues, flag: 'audit-log-version' | 'audit-webhook-version', parsing: Parsing): void {

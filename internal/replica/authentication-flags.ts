@@ -4,6 +4,7 @@
 // Go's StringSlice form: repeat the flag or separate values with commas. Booleans take
 // `--flag`, `--flag=true` or `--flag=false`.
 import type { AuthenticationOptions, OidcOptions, RequestHeaderOptions, TokenWebhookOptions } from '../authn/index.ts';
+import { parseGoBool } from '../apiserver/query-params.ts';
 import type { AuthorizationMode } from '../authz/authorization-modes.ts';
 
 /** The authentication flags after validation: the options internal/authn builds its chain from, and the admin token file. */
@@ -73,10 +74,9 @@ export interface FlagParsing {
 
 function parseBoolean(text: string | undefined, flag: string, fallback: boolean, parsing: FlagParsing): boolean {
   if (text === undefined) return fallback;
-  // Go's strconv.ParseBool.
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  throw parsing.makeError(`--${flag}: "${text}" is not true or false`);
+  const value = parseGoBool(text);
+  if (value === undefined) throw parsing.makeError(`--${flag}: "${text}" is not true or false`);
+  return value;
 }
 
 /** Go's StringSlice: every occurrence, each split on commas, blanks trimmed, empty items dropped. */
