@@ -16,6 +16,8 @@ import type { LogStorage } from './core/log-storage.ts';
 import { RaftError, index, term } from './core/types.ts';
 import type { ConfState, Entry, EntryType, HardState, Index, Snapshot, SnapshotMetadata, Term } from './core/types.ts';
 import { entryCacheBytesMax, entryCacheEntriesMax, logLockWaitMs } from './limits.ts';
+import { checkAndStampFormat, logFormatVersion, replicaRemedy } from './formats.ts';
+import { foundingClusterId } from './cluster-id.ts';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS entries (idx INTEGER PRIMARY KEY, term INTEGER NOT NULL, type INTEGER NOT NULL, data BLOB NOT NULL);
@@ -24,7 +26,11 @@ CREATE TABLE IF NOT EXISTS conf_state (id INTEGER PRIMARY KEY CHECK (id = 1), js
 CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), idx INTEGER NOT NULL, term INTEGER NOT NULL, conf_state TEXT NOT NULL, file_path TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS peer_address (id TEXT PRIMARY KEY, address TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS log_start (id INTEGER PRIMARY KEY CHECK (id = 1), idx INTEGER NOT NULL, term INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
+
+/** The meta row holding the cluster id. */
+const clusterIdKey = 'cluster_id';
 
 const emptyConf: ConfState = { voters: [], learners: [], votersOutgoing: [], learnersNext: [], autoLeave: false };
 const typeCode: Record<EntryType, number> = { normal: 0, confChange: 1 };
@@ -86,6 +92,7 @@ export class SqliteLogStorage implements LogStorage {
   private confState: ConfState = emptyConf;
   private snapMeta: SnapshotMetadata = { index: index(0), term: term(0), confState: emptyConf };
   private snapPath = '';
+  private cluster = '';
   /** The compaction point: entries at or below it are gone; its term is still known. */
   private offset: Index = index(0);
   private offsetTerm: Term = term(0);
@@ -97,13 +104,22 @@ export class SqliteLogStorage implements LogStorage {
   /** writeReadyRows in one transaction. */
   private readonly writeReady: (rd: DurableReadyPart, fresh: readonly Entry[]) => void;
   private readonly walPath: string;
+  /** Whether raft.db had no format stamp when opened (new, or written before formats existed). */
+  private writtenBeforeFormats = false;
   private walFd: number | null = null;
 
-  /** Opens (creating if needed) `<dataDir>/raft.db` and loads its state. */
+  /**
+   * Opens (creating if needed) `<dataDir>/raft.db` and loads its state. Throws FormatVersionError,
+   * before writing anything, when the log is of a format this code does not read.
+   */
   constructor(dataDir: string) {
-    this.db = openExclusively(join(dataDir, 'raft.db'));
+    const path = join(dataDir, 'raft.db');
+    this.db = openExclusively(path);
     this.walPath = join(dataDir, 'raft.db-wal');
     try {
+      // Read before the stamp: only a log written before formats existed may lack a cluster id.
+      this.writtenBeforeFormats = (this.db.pragma('user_version', { simple: true }) as number) === 0;
+      checkAndStampFormat(this.db, { path, what: 'the Raft log', newest: logFormatVersion, remedy: replicaRemedy });
       this.stmts = this.createSchemaAndStatements();
       // better-sqlite3 builds a transaction function's wrappers at each db.transaction() (about 6 us a Ready).
       this.writeReady = this.db.transaction((rd: DurableReadyPart, fresh: readonly Entry[]) => this.writeReadyRows(rd, fresh));
@@ -156,6 +172,26 @@ export class SqliteLogStorage implements LogStorage {
     const from = Math.max(this.offset + 1, this.last - entryCacheEntriesMax + 1);
     this.cacheReplace(this.readRange(index(from), index(this.last + 1), Infinity));
     if (this.cache.length !== this.last - from + 1) throw new Error(`assert: raft.db has a gap in (${from}, ${this.last}]`);
+    this.cluster = (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(clusterIdKey) as string | undefined) ?? '';
+    // A log written before cluster ids existed: its id is what its members would derive now. Not a
+    // joining node's log that has a snapshot but not yet the id: that one learns it from the leader.
+    if (this.cluster === '' && this.writtenBeforeFormats && !this.isEmpty() && this.confState.voters.length > 0) this.setClusterId(foundingClusterId(this.confState.voters));
+  }
+
+  /** The id of the cluster this log belongs to; '' before bootstrap (or before a joining node learns it). */
+  clusterId(): string {
+    return this.cluster;
+  }
+
+  /** Records the id of the cluster this log belongs to. Durable on return. */
+  setClusterId(id: string): void {
+    if (id === '') throw new Error('assert: empty cluster id');
+    this.durably(() => this.writeClusterId(id));
+    this.cluster = id;
+  }
+
+  private writeClusterId(id: string): void {
+    this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(clusterIdKey, id);
   }
 
   /** True when nothing was ever persisted: no hard state, no entries, no snapshot. */
@@ -332,18 +368,47 @@ export class SqliteLogStorage implements LogStorage {
 
   /**
    * Writes the first state of a new group in ONE transaction: `entries` (committed by fiat,
-   * identical on every founding member), the hard state and the membership they produce.
-   * Asserts the log is empty.
+   * identical on every founding member), the hard state, the membership they produce and the
+   * cluster id (by default the founding id of the voters). Asserts the log is empty.
    */
-  bootstrap(entries: readonly Entry[], hardState: HardState, confState: ConfState): void {
+  bootstrap(entries: readonly Entry[], hardState: HardState, confState: ConfState, clusterId = foundingClusterId(confState.voters)): void {
     if (!this.isEmpty()) throw new Error('assert: bootstrap of a non-empty log');
     this.durably(() => this.db.transaction(() => {
       this.writeReady({ hardState, entries, snapshot: null, mustSync: true }, entries);
       this.stmts.confState.run(JSON.stringify(confState));
+      this.writeClusterId(clusterId);
     })());
     this.confState = confState;
     this.hardState = hardState;
+    this.cluster = clusterId;
     if (entries.length > 0) this.appendToMemory(entries);
+  }
+
+  /**
+   * Writes the first state of a log restored from a snapshot, in ONE durable transaction: the
+   * snapshot `metadata` (its file at `filePath`, which must exist: the node restores from it if
+   * its state machine is behind), a log starting after it, the hard state (the snapshot's term,
+   * no vote, committed up to it), the membership of the metadata, the peers' addresses and the
+   * cluster id. Asserts the log is empty and the membership has voters.
+   */
+  bootstrapFromSnapshot(s: { metadata: SnapshotMetadata; filePath: string; peerAddresses: Readonly<Record<string, string>>; clusterId: string }): void {
+    if (!this.isEmpty()) throw new Error('assert: bootstrap from a snapshot of a non-empty log');
+    const m = s.metadata;
+    if (m.index < 1 || m.confState.voters.length === 0 || s.clusterId === '') throw new Error('assert: bootstrap from a snapshot without index, voters or cluster id');
+    const hardState: HardState = { term: m.term, vote: '', commit: m.index };
+    this.durably(() => this.db.transaction(() => {
+      this.writeReadyRows({ hardState, entries: [], snapshot: { metadata: m, data: snapshotDataFor(s.filePath) }, mustSync: true }, []);
+      for (const [id, address] of Object.entries(s.peerAddresses)) this.db.prepare('INSERT OR REPLACE INTO peer_address (id, address) VALUES (?, ?)').run(id, address);
+      this.writeClusterId(s.clusterId);
+    })());
+    this.snapMeta = m;
+    this.snapPath = s.filePath;
+    this.confState = m.confState;
+    this.offset = m.index;
+    this.offsetTerm = m.term;
+    this.last = m.index;
+    this.hardState = hardState;
+    this.cluster = s.clusterId;
   }
 
   /** Records the membership a restarted node starts with (after applying a conf change). Durable on return. */

@@ -10,7 +10,7 @@ import { requestIdWindowEntries, requestPruneEveryEntries } from './limits.ts';
 import { applyCommand, toBuffer, type ApplyCounters } from './state-apply.ts';
 import { copyDatabaseOffThread } from './snapshot-copy.ts';
 import { ListStatements, readHistory, readKey, rowToKeyValue, scanPrefix } from './state-reads.ts';
-import { openDatabase, prepareStatements, type Db, type Statements } from './state-schema.ts';
+import { checkStateFileFormat, openDatabase, prepareStatements, type Db, type Statements } from './state-schema.ts';
 import { revision, StorageError, type KeyValue, type ListResult, type Revision } from './storage.ts';
 
 /** One log entry handed to the state machine; empty `data` is a no-op (e.g. a leader's first entry). */
@@ -257,10 +257,13 @@ export class SqliteStateMachine {
 
   /**
    * Replaces the whole database with the snapshot at `filePath` (close, swap the file, reopen).
-   * Not while a snapshot copy runs: its worker may be opening the files this replaces.
+   * Not while a snapshot copy runs: its worker may be opening the files this replaces. Throws
+   * FormatVersionError, leaving the database as it was, for a snapshot of a format this code does
+   * not read (sent by a peer running a newer release).
    */
   restoreFrom(filePath: string): void {
     if (this.copiesInFlight > 0) throw new Error('assert: restore while a snapshot copy of the database is in flight');
+    checkStateFileFormat(filePath, 'the state snapshot to install', 'upgrade this replica to the orch release its peers run');
     this.batch?.discard(); // the snapshot holds more than the batch, and is in the log's record already
     this.db.close();
     if (this.path === ':memory:') {

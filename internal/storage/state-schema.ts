@@ -1,5 +1,9 @@
 // The SQLite schema of the state machine (a kine-style revision log) and its prepared statements.
 import Database from 'better-sqlite3';
+import { checkAndStampFormat, refuseUnreadableFormat, replicaRemedy, sqliteFormatOf } from '../../raft/formats.ts';
+
+/** The format of the state-machine database (and of the store in a snapshot) this code writes and reads. */
+export const stateFormatVersion = 1;
 
 /** Bytes of WAL file kept after a checkpoint resets it. */
 const walBytesKeptMax = 64 * 1024 * 1024;
@@ -38,6 +42,13 @@ const schema = `
  */
 export function openDatabase(path: string | Buffer): Db {
   const db = new Database(path);
+  try {
+    // Before any write: a newer database is left as it is.
+    checkAndStampFormat(db, { path: typeof path === 'string' ? path : 'the restored store', what: 'the store', newest: stateFormatVersion, remedy: replicaRemedy });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   if (typeof path === 'string' && path !== ':memory:') {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -47,6 +58,22 @@ export function openDatabase(path: string | Buffer): Db {
   }
   db.exec(schema);
   return db;
+}
+
+/**
+ * Throws FormatVersionError unless the state database file at `path` is of a format this code
+ * reads (a file without a version but with tables reads as 1). Opens it read-only: it is not stamped.
+ * `what` and `remedy` complete the message ('the state snapshot from the leader', 'upgrade ...').
+ */
+export function checkStateFileFormat(path: string, what: string, remedy: string): number {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const found = sqliteFormatOf(db) ?? 0;
+    refuseUnreadableFormat({ path, what, found, newest: stateFormatVersion, remedy });
+    return found;
+  } finally {
+    db.close();
+  }
 }
 
 /** A row of the revision log. `deleted` rows are tombstones with an empty value. */
