@@ -36,6 +36,8 @@ const replica = await startReplica({
   api: flags.advertiseAddress,
   peerListen: flags.peerAddress,
   peers: flags.peers,
+  join: flags.join,
+  initialClusterState: flags.initialClusterState,
   apiDomain: flags.apiDomain,
   retentionMs: flags.retentionMs,
   tickMs: flags.tickMs,

@@ -12,7 +12,13 @@ export type RaftNodeErrorCode =
   | 'Timeout'
   | 'Unavailable' // the peer could not be reached
   | 'Stopped' // the node is stopping or stopped
-  | 'Remote'; // the leader's application handler failed
+  | 'Remote' // the leader's application handler failed
+  | 'AlreadyMember' // a membership change adds a node that is a member already
+  | 'NotMember' // a membership change names a node that is not a member
+  | 'NotLearner' // a promotion names a voter
+  | 'LearnerBehind' // a promotion names a learner too far behind the leader's log
+  | 'LastVoter' // a removal would leave the group without a voter
+  | 'PermissionDenied'; // a peer asked for a membership change in another node's name
 
 /** An operating error of the Raft driver (never a bug: those are assert-style Errors). */
 export class RaftNodeError extends Error {

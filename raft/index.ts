@@ -1,5 +1,6 @@
 /** The public surface of the Raft library: the driver, its durable log and transport, and the core's vocabulary. */
 export { RaftNode } from './node.ts';
+export type { MemberInfo } from './membership.ts';
 export type { RaftEvent, RaftNodeMetrics, RaftNodeOptions, RaftTimings, StateMachineHooks } from './node-types.ts';
 export { RaftNodeError } from './errors.ts';
 export type { RaftNodeErrorCode } from './errors.ts';

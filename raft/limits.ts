@@ -74,3 +74,16 @@ export const snapshotRetriesPerInterval = 10;
 export const compactionStepEntries = 500;
 /** Entries kept behind a snapshot so slightly slow followers catch up without one. */
 export const snapshotCatchUpEntriesDefault = 1_000;
+
+/**
+ * A learner is promoted to voter only once its match index is at most this many entries behind the
+ * leader's last index (etcd refuses below 90% of the leader's; in entries, the bound does not grow
+ * with the log): a voter that is far behind would slow every commit while it catches up, and with
+ * a small group could even cost the quorum.
+ */
+export const learnerPromotionLagEntriesMax = 1_000;
+/** How long one Join or Promote call to a peer may take. */
+export const membershipCallTimeoutMs = 10_000;
+/** First and last delay between the attempts of a joining node to be added, then promoted. */
+export const joinRetryMsMin = 200;
+export const joinRetryMsMax = 5_000;

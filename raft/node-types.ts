@@ -49,6 +49,16 @@ export interface RaftNodeOptions {
    * of `peers`.
    */
   readonly join?: boolean;
+  /**
+   * Peer addresses of members to ask for membership (implies `join`): with an empty log the node
+   * asks them, in the background, to add it as a learner (following a follower to the leader),
+   * then to promote it once it caught up (raft/join.ts). With a log it is ignored (reported to
+   * onJoinProgress), unless this node is still a learner: then it goes on asking to be promoted.
+   * This node's own address is `peers[id]` (else `listen`).
+   */
+  readonly joinSeeds?: readonly string[];
+  /** Hears each step of joining via joinSeeds (one line each, for the log). */
+  readonly onJoinProgress?: (message: string, fields?: Record<string, unknown>) => void;
   readonly tickMs?: number;
   readonly electionTicks?: number;
   readonly heartbeatTicks?: number;

@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RawNode, RaftError, decodeConfChange, encodeConfChange } from './core/index.ts';
+import { RawNode, RaftError, decodeConfChange, encodeConfChange, index } from './core/index.ts';
 import type { ConfChange, Entry, Index, Message, NodeId, RaftStatus, Ready, Role, SnapshotMetadata } from './core/index.ts';
 import { RaftNodeError } from './errors.ts';
 import * as limits from './limits.ts';
@@ -21,8 +21,14 @@ import { waitForLeaderChange } from './leader-wait.ts';
 import { bootstrapLog } from './bootstrap.ts';
 import type { TransportHandlers } from './transport.ts';
 import type { RaftNodeMetrics, RaftNodeOptions } from './node-types.ts';
+import { answerMembershipRequest, checkCaughtUp, memberNamed, membersOf } from './membership.ts';
+import type { MemberInfo } from './membership.ts';
+import { askMembership } from './membership-client.ts';
+import { joinGroup } from './join.ts';
+import type { MembershipAnswer } from './wire.ts';
 
 export type { RaftNodeMetrics, RaftNodeOptions, RaftTimings, StateMachineHooks } from './node-types.ts';
+export type { MemberInfo } from './membership.ts';
 
 /**
  * Resolves on the next turn of the event loop. grpc-js hands a message to its socket only after the
@@ -58,6 +64,15 @@ export class RaftNode extends EventEmitter {
   private appliedBytesSinceSnapshot = 0;
   /** After a failed snapshot, the applied index before which no other is tried. */
   private snapshotRetryAt = 0;
+  /** Every member's peer address this node knows (its own included): given at start, then learnt. */
+  private readonly addresses = new Map<NodeId, string>();
+  /** The membership change this node proposed and has not applied yet: one at a time. */
+  private changing: Promise<Index> | null = null;
+  /** Aborted by stop(): ends the join loop. */
+  private readonly stopSignal = new AbortController();
+  private joinLoop: Promise<void> = Promise.resolve();
+  /** A member added by an operator (not through Join) asks the leader for the cluster id: not before this time (ms). */
+  private clusterIdAskAt = 0;
 
   private constructor(
     private readonly opts: RaftNodeOptions,
@@ -77,7 +92,9 @@ export class RaftNode extends EventEmitter {
     await mkdir(snapshotDir, { recursive: true });
     const storage = new SqliteLogStorage(opts.dataDir);
     try {
-      if (storage.isEmpty() && !opts.join) bootstrapLog(storage, opts.peers, opts.id);
+      const seeds = opts.joinSeeds ?? [];
+      const wasEmpty = storage.isEmpty();
+      if (wasEmpty && !opts.join && seeds.length === 0) bootstrapLog(storage, opts.peers, opts.id);
       let applied = opts.stateMachine.applied();
       const snap = storage.snapshot().metadata;
       if (applied < snap.index) {
@@ -98,8 +115,10 @@ export class RaftNode extends EventEmitter {
       await removeStaleSnapshots(snapshotDir, storage.snapshotFilePath());
       // Addresses given now win over those learnt from membership changes applied before.
       const peers = { ...storage.peerAddresses(), ...opts.peers };
+      for (const [id, address] of Object.entries(peers)) node.addresses.set(id, address);
       node.transport = await Transport.start({ id: opts.id, listen: opts.listen, peers, tls: opts.tls, snapshotDir, handlers: node.handlers() });
       node.timer = setInterval(() => node.tick(), opts.tickMs ?? limits.tickMsDefault);
+      if (seeds.length > 0) node.startJoining(seeds, wasEmpty);
       return node;
     } catch (err) {
       storage.close();
@@ -275,6 +294,178 @@ export class RaftNode extends EventEmitter {
     await waitForLeaderChange(this, (leader) => leader === to, ms, `leadership of ${to}`);
   }
 
+  /** The id of the cluster this node's log belongs to ('' while a joining node has not learnt it). */
+  clusterId(): string {
+    return this.storage.clusterId();
+  }
+
+  /** The term of the log entry at `at`; 0 when the log no longer (or not yet) holds it. */
+  termAt(at: number): number {
+    if (at < this.storage.snapshot().metadata.index || at > this.storage.lastIndex()) return 0;
+    try {
+      return this.storage.term(index(at));
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * The membership this node applied, in id order, with each member's peer address; on the
+   * leader also each member's match index and lag (the leader's last index minus it).
+   */
+  members(): MemberInfo[] {
+    const s = this.raw.status();
+    const leader = s.role === 'leader' ? { progress: s.progress, lastIndex: this.storage.lastIndex() } : null;
+    return membersOf(s.confState, (id) => this.addresses.get(id) ?? '', leader);
+  }
+
+  /** Every peer address this node knows (members' and its own), by node id. */
+  peerAddresses(): Record<NodeId, string> {
+    return Object.fromEntries(this.addresses);
+  }
+
+  /**
+   * Leader only: adds node `id`, reached at `peerAddress` (host:port), as a learner (or directly as
+   * a voter); resolves once the change is applied here. Rejects with RaftNodeError NotLeader,
+   * AlreadyMember, ConfChangePending (another change is under way), or as propose does.
+   */
+  async addMember(id: NodeId, peerAddress: string, opts: { learner: boolean }): Promise<void> {
+    if (id === '' || peerAddress === '') throw new TypeError('a member needs a name and a peer address');
+    this.checkLeader();
+    const existing = this.members().find((m) => m.id === id);
+    if (existing) throw new RaftNodeError('AlreadyMember', `${id} is a ${existing.role} already`);
+    await this.changeMembership({ changes: [{ type: opts.learner ? 'addLearner' : 'addVoter', nodeId: id }], context: new TextEncoder().encode(peerAddress) });
+  }
+
+  /**
+   * Leader only: makes learner `id` a voter, once its match index is at most
+   * learnerPromotionLagEntriesMax entries behind the leader's last index; resolves once applied
+   * here. Rejects with RaftNodeError NotLeader, NotMember, NotLearner, LearnerBehind (the message
+   * says by how many entries), ConfChangePending.
+   */
+  async promoteMember(id: NodeId): Promise<void> {
+    this.checkLeader();
+    const member = memberNamed(this.members(), id);
+    if (member.role !== 'learner') throw new RaftNodeError('NotLearner', `${id} is a voter already`);
+    checkCaughtUp(id, member.matchIndex ?? 0, this.storage.lastIndex());
+    // The context repeats its address: a member that missed the learner's addition (it installed a later snapshot) learns it.
+    await this.changeMembership({ changes: [{ type: 'addVoter', nodeId: id }], context: new TextEncoder().encode(member.peerAddress) });
+  }
+
+  /**
+   * Leader only: removes member `id` (running or not); resolves once applied here. Removing the
+   * leader itself: it applies its removal and steps down, and the remaining voters elect a leader
+   * among them (etcd's way). Rejects with RaftNodeError NotLeader, NotMember, LastVoter,
+   * ConfChangePending.
+   */
+  async removeMember(id: NodeId): Promise<void> {
+    this.checkLeader();
+    const members = this.members();
+    const member = memberNamed(members, id);
+    if (member.role === 'voter' && members.filter((m) => m.role === 'voter').length === 1) {
+      throw new RaftNodeError('LastVoter', `${id} is the last voter: the group cannot go on without one`);
+    }
+    await this.changeMembership({ changes: [{ type: 'removeNode', nodeId: id }], context: new Uint8Array(0) });
+    // The core stepped down as it applied its own removal; this node's role follows in the next Ready.
+    if (id === this.id && this.isLeader()) await waitForLeaderChange(this, (leader) => leader !== this.id, this.electionTimeoutMs(), 'stepping down');
+  }
+
+  /** An election timeout's worth of milliseconds (the most a role change should take to be seen). */
+  private electionTimeoutMs(): number {
+    return 2 * (this.opts.electionTicks ?? limits.electionTicksDefault) * (this.opts.tickMs ?? limits.tickMsDefault);
+  }
+
+  /** Resolves when the join loop started by joinSeeds ends (this node a voter, or stopped); at once without one. */
+  joined(): Promise<void> {
+    return this.joinLoop;
+  }
+
+  private checkLeader(): void {
+    if (this.stopped) throw new RaftNodeError('Stopped', 'the Raft node is stopped');
+    if (this.isLeader()) return;
+    throw new RaftNodeError('NotLeader', this.lead === '' ? `${this.id} is not the leader, and no leader is known` : `${this.id} is not the leader; the leader is ${this.lead}`);
+  }
+
+  /** Proposes one membership change at a time (the core refuses a second until the first applied). */
+  private async changeMembership(cc: ConfChange): Promise<void> {
+    if (this.changing) throw new RaftNodeError('ConfChangePending', 'another membership change is being applied; retry once it is');
+    const change = this.proposeConfChange(cc);
+    this.changing = change;
+    try {
+      await change;
+    } finally {
+      this.changing = null;
+    }
+  }
+
+  /** This node's role in the configuration it applied (null: not a member). */
+  private ownRole(): 'voter' | 'learner' | null {
+    return this.members().find((m) => m.id === this.id)?.role ?? null;
+  }
+
+  /** Runs the join loop (joinSeeds) in the background; see RaftNodeOptions.joinSeeds. */
+  private startJoining(seeds: readonly string[], logWasEmpty: boolean): void {
+    const progress = (message: string, fields?: Record<string, unknown>): void => this.opts.onJoinProgress?.(message, fields);
+    const role = this.ownRole();
+    if (!logWasEmpty && role !== 'learner') {
+      progress(`the Raft log is not empty (${role === 'voter' ? 'a voter' : 'kept from before'}): the join seeds are ignored`);
+      return;
+    }
+    if (!logWasEmpty) progress('the Raft log is not empty and this node is a learner: asking to be promoted');
+    else progress(`joining through ${seeds.join(', ')}`);
+    const peerAddress = this.opts.peers[this.id] ?? this.opts.listen;
+    this.joinLoop = joinGroup({
+      id: this.id,
+      peerAddress,
+      ownRole: () => this.ownRole(),
+      learn: (answer) => this.learnMembership(answer),
+      ask: (address, request, signal) => askMembership(this.opts.tls, address, request, signal),
+    }, seeds, progress, this.stopSignal.signal);
+  }
+
+  /**
+   * A member that was added by an operator (`join` without seeds) never heard the cluster id: once
+   * it is a member and knows its leader, it asks the leader with a Join, which changes nothing for
+   * a member at its address and answers with the id and the members' addresses.
+   */
+  private maybeLearnClusterId(): void {
+    if (this.clusterIdAskAt === Infinity || Date.now() < this.clusterIdAskAt || this.lead === '' || this.lead === this.id) return;
+    if (this.storage.clusterId() !== '') {
+      this.clusterIdAskAt = Infinity;
+      return;
+    }
+    const leaderAddress = this.addresses.get(this.lead);
+    if (leaderAddress === undefined || this.ownRole() === null) return;
+    this.clusterIdAskAt = Date.now() + limits.membershipCallTimeoutMs;
+    const request = { kind: 'join' as const, name: this.id, peerAddress: this.addresses.get(this.id) ?? this.opts.listen };
+    askMembership(this.opts.tls, leaderAddress, request, this.stopSignal.signal).then(
+      (answer) => {
+        if (answer.done) this.learnMembership(answer);
+      },
+      (err: unknown) => {
+        if (!this.stopped) this.opts.onJoinProgress?.(`cannot learn the cluster id from the leader ${this.lead}: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
+  }
+
+  /** Takes in a leader's answer to Join/Promote: the cluster id (kept) and the members' addresses. */
+  private learnMembership(answer: MembershipAnswer): void {
+    if (this.stopped) return;
+    const mine = this.storage.clusterId();
+    if (answer.clusterId !== '' && mine === '') this.storage.setClusterId(answer.clusterId);
+    else if (answer.clusterId !== '' && mine !== answer.clusterId) {
+      this.opts.onError?.(new Error(`joined cluster ${answer.clusterId}, but this node's log belongs to cluster ${mine}`));
+    }
+    for (const [id, address] of Object.entries(answer.peerAddresses)) this.learnAddress(id, address);
+  }
+
+  private learnAddress(id: NodeId, address: string): void {
+    if (address === '' || this.addresses.get(id) === address) return;
+    this.addresses.set(id, address);
+    if (id !== this.id) this.transport.setPeer(id, address);
+    this.storage.setPeerAddress(id, address);
+  }
+
   /** Takes a snapshot now and compacts the log behind it; resolves with its metadata (null if not newer). */
   compact(): Promise<SnapshotMetadata | null> {
     if (this.snapshotting) return this.snapshotting;
@@ -309,6 +500,7 @@ export class RaftNode extends EventEmitter {
   }
 
   private async stopOnce(opts: { handOffMs?: number }): Promise<void> {
+    this.stopSignal.abort();
     if (opts.handOffMs && this.isLeader()) {
       const followers = Object.entries(this.raw.status().progress).filter(([id]) => id !== this.id);
       const best = followers.sort((a, b) => b[1].match - a[1].match)[0];
@@ -321,6 +513,7 @@ export class RaftNode extends EventEmitter {
     this.proposals.failAll(err);
     this.reads.failAll(err);
     this.emit('stopped');
+    await this.joinLoop;
     await this.snapshotting?.catch(() => null);
     await this.syncing?.catch(() => undefined);
     this.storage.close();
@@ -514,6 +707,7 @@ export class RaftNode extends EventEmitter {
       this.emit('leader-change', this.leaderId(), this.raw.status().term);
     }
     this.maybeSnapshot();
+    this.maybeLearnClusterId();
   }
 
   private applyCommitted(entries: readonly Entry[]): void {
@@ -540,13 +734,13 @@ export class RaftNode extends EventEmitter {
   private updatePeers(cc: ConfChange): void {
     const address = new TextDecoder().decode(cc.context);
     for (const change of cc.changes) {
-      if (change.nodeId === this.id) continue;
       if (change.type === 'removeNode') {
+        if (change.nodeId === this.id) continue;
+        this.addresses.delete(change.nodeId);
         this.transport.removePeer(change.nodeId);
         this.storage.setPeerAddress(change.nodeId, null);
       } else if (address !== '') {
-        this.transport.setPeer(change.nodeId, address);
-        this.storage.setPeerAddress(change.nodeId, address);
+        this.learnAddress(change.nodeId, address);
       }
     }
   }
@@ -589,6 +783,7 @@ export class RaftNode extends EventEmitter {
         return accepted;
       },
       onForward: (data) => this.handleForward(data),
+      onMembershipRequest: (request) => answerMembershipRequest(this, request),
       onPeerGone: (peer) => {
         // The leader's connection closed, as a killed process's does at once: forgotten, it is
         // replaced within one randomized interval instead of a whole election timeout, once the

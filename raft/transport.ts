@@ -16,7 +16,7 @@ import { forwardBatchItemsMax, forwardTimeoutMsDefault, grpcMessageBytesMax, rec
 import { PeerClient, errorCodeMetadataKey } from './peer-client.ts';
 import { snapshotDataFor } from './sqlite-log-storage.ts';
 import { forwardResultToWire, loadRaftService, messageFromWire } from './wire.ts';
-import type { WireBatch, WireForwardBatchRequest, WireForwardResult, WireSnapshotChunk } from './wire.ts';
+import type { MembershipAnswer, MembershipRequest, WireBatch, WireForwardBatchRequest, WireForwardResult, WireSnapshotChunk } from './wire.ts';
 
 /** PEM material for mutual TLS: the cluster CA and this node's certificate and key. */
 export interface TlsMaterial {
@@ -50,6 +50,11 @@ export interface TransportHandlers {
    * (a killed process's sockets close at once). Also when it merely reconnects: a hint, not proof.
    */
   onPeerGone?(peer: NodeId): void;
+  /**
+   * A node asks, in its own name (checked: its certificate's CN), to join or be promoted. Reject
+   * with RaftNodeError to pass a code (any other error arrives as Remote). Absent: UNIMPLEMENTED.
+   */
+  onMembershipRequest?(request: MembershipRequest): Promise<MembershipAnswer>;
 }
 
 /** Options of Transport.start. */
@@ -88,6 +93,14 @@ export function peerTarget(address: string): string {
   return address.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
 }
 
+/** The channel options towards a peer at `target` (host:port). */
+export function peerChannelOptions(target: string): grpc.ChannelOptions {
+  // TLS server names cannot be IP addresses (RFC 6066); peer certificates always name localhost,
+  // and what authenticates a peer is the cluster CA, so IP targets verify against that name.
+  const host = target.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  return isIP(host) ? { ...channelOptions, 'grpc.ssl_target_name_override': 'localhost' } : channelOptions;
+}
+
 /** The gRPC transport of one Raft node. Started by `Transport.start`, ended by `stop()`. */
 export class Transport {
   private readonly peers = new Map<NodeId, PeerClient>();
@@ -115,6 +128,10 @@ export class Transport {
       Snapshot: (call: grpc.ServerReadableStream<WireSnapshotChunk, unknown>, cb: grpc.sendUnaryData<unknown>) => void holder.t?.onSnapshot(call, cb),
       Forward: (call: grpc.ServerUnaryCall<{ data: Uint8Array }, unknown>, cb: grpc.sendUnaryData<unknown>) => holder.t?.onForward(call, cb),
       ForwardBatch: (call: grpc.ServerWritableStream<WireForwardBatchRequest, WireForwardResult>) => holder.t?.onForwardBatch(call),
+      Join: (call: grpc.ServerUnaryCall<{ name: string; peerAddress: string }, unknown>, cb: grpc.sendUnaryData<unknown>) =>
+        holder.t?.onMembership(call, { kind: 'join', name: call.request.name, peerAddress: call.request.peerAddress }, cb),
+      Promote: (call: grpc.ServerUnaryCall<{ name: string }, unknown>, cb: grpc.sendUnaryData<unknown>) =>
+        holder.t?.onMembership(call, { kind: 'promote', name: call.request.name }, cb),
     });
     const credentials = grpc.ServerCredentials.createSsl(
       Buffer.from(opts.tls.ca),
@@ -135,11 +152,7 @@ export class Transport {
     this.addresses.set(id, address);
     this.closePeer(id);
     const target = peerTarget(address);
-    // TLS server names cannot be IP addresses (RFC 6066); peer certificates always name localhost,
-    // and what authenticates a peer is the cluster CA, so IP targets verify against that name.
-    const host = target.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-    const options = isIP(host) ? { ...channelOptions, 'grpc.ssl_target_name_override': 'localhost' } : channelOptions;
-    const client = new Raft(target, this.clientCredentials, options);
+    const client = new Raft(target, this.clientCredentials, peerChannelOptions(target));
     this.peers.set(id, new PeerClient(id, client, {
       unreachable: (p) => this.opts.handlers.onUnreachable(p),
       snapshotStatus: (p, ok) => this.opts.handlers.onSnapshotStatus(p, ok),
@@ -213,6 +226,33 @@ export class Transport {
     if (allowed) return name;
     deny({ code: grpc.status.PERMISSION_DENIED, details: `certificate subject ${JSON.stringify(name ?? '')} is not a Raft peer` });
     return null;
+  }
+
+  /**
+   * Join and Promote: any certificate of the cluster CA (mutual TLS checked it) whose CN is the name
+   * the request is made for — a node not yet a member may ask for itself, and for no other.
+   */
+  private onMembership(call: grpc.ServerUnaryCall<unknown, unknown>, request: MembershipRequest, cb: grpc.sendUnaryData<unknown>): void {
+    const cn = call.getAuthContext()?.sslPeerCertificate?.subject?.CN;
+    const name = Array.isArray(cn) ? cn[cn.length - 1] : cn;
+    if (request.name === '' || name !== request.name) {
+      cb({ code: grpc.status.PERMISSION_DENIED, details: `certificate subject ${JSON.stringify(name ?? '')} may not ask for membership changes of ${JSON.stringify(request.name)}` });
+      return;
+    }
+    const handler = this.opts.handlers.onMembershipRequest;
+    if (!handler) {
+      cb({ code: grpc.status.UNIMPLEMENTED, details: 'this node does not serve membership requests' });
+      return;
+    }
+    handler(request).then(
+      (answer) => cb(null, answer),
+      (err: unknown) => {
+        const failure = forwardFailure(err);
+        const metadata = new grpc.Metadata();
+        metadata.set(errorCodeMetadataKey, failure.code);
+        cb({ code: grpc.status.FAILED_PRECONDITION, details: failure.message, metadata });
+      },
+    );
   }
 
   private onStream(call: grpc.ServerReadableStream<WireBatch, unknown>, cb: grpc.sendUnaryData<unknown>): void {

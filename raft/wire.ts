@@ -150,7 +150,13 @@ export function messageBytes(m: Message): number {
 const errorCodes: Record<RaftNodeErrorCode, true> = {
   NotLeader: true, ProposalDropped: true, ProposalOverwritten: true, OutcomeUnknown: true, ConfChangePending: true,
   QueueFull: true, TooLarge: true, Timeout: true, Unavailable: true, Stopped: true, Remote: true,
+  AlreadyMember: true, NotMember: true, NotLearner: true, LearnerBehind: true, LastVoter: true, PermissionDenied: true,
 };
+
+/** A RaftNodeError code from the network, or Remote when this build does not know it. */
+export function errorCodeFromWire(code: string): RaftNodeErrorCode {
+  return Object.hasOwn(errorCodes, code) ? (code as RaftNodeErrorCode) : 'Remote';
+}
 
 /** Converts one command's answer to its wire form. */
 export function forwardResultToWire(position: number, r: ForwardItemResult): WireForwardResult {
@@ -163,6 +169,35 @@ export function forwardResultToWire(position: number, r: ForwardItemResult): Wir
 export function forwardResultFromWire(w: WireForwardResult): { position: number; result: ForwardItemResult } {
   const position = Number(w.position);
   if (w.errorCode === '') return { position, result: { ok: true, data: bytes(w.data) } };
-  const code: RaftNodeErrorCode = Object.hasOwn(errorCodes, w.errorCode) ? (w.errorCode as RaftNodeErrorCode) : 'Remote';
+  const code = errorCodeFromWire(w.errorCode);
   return { position, result: { ok: false, code, message: w.errorMessage } };
+}
+
+/** What a node asks of the group for itself: to be added as a learner, or promoted to voter. */
+export type MembershipRequest =
+  | { readonly kind: 'join'; readonly name: string; readonly peerAddress: string }
+  | { readonly kind: 'promote'; readonly name: string };
+
+/** The answer to a MembershipRequest (proto MembershipAnswer; see there). */
+export interface MembershipAnswer {
+  readonly done: boolean;
+  readonly clusterId: string;
+  /** '' when the answering node knows no leader. */
+  readonly leaderName: string;
+  readonly leaderAddress: string;
+  readonly peerAddresses: Readonly<Record<string, string>>;
+}
+
+/** The wire form of a MembershipAnswer as proto-loader produces it (a map arrives as an object). */
+export interface WireMembershipAnswer {
+  done: boolean;
+  clusterId: string;
+  leaderName: string;
+  leaderAddress: string;
+  peerAddresses: Record<string, string> | null;
+}
+
+/** Converts a membership answer back from the wire. */
+export function membershipAnswerFromWire(w: WireMembershipAnswer): MembershipAnswer {
+  return { done: w.done, clusterId: w.clusterId, leaderName: w.leaderName, leaderAddress: w.leaderAddress, peerAddresses: { ...(w.peerAddresses ?? {}) } };
 }

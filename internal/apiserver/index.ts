@@ -1,4 +1,4 @@
-import { createSecureServer, type Http2Session } from 'node:http2';
+import { createSecureServer, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Registry } from 'prom-client';
 import { buildAuthenticator, defaultAuthenticationOptions, systemMasters, type Authentication } from '../authn/index.ts';
@@ -23,7 +23,7 @@ import { selectPlugins } from '../admission/plugin-selection.ts';
 import { startAdmission } from '../admission/start-admission.ts';
 import type { HealthCheck } from './health.ts';
 import {
-  bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
+  bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, closingBodyWaitMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
   watchStallTimeoutMsDefault,
 } from './limits.ts';
 import { ApiMetrics } from './metrics.ts';
@@ -33,6 +33,7 @@ import { observeRequest } from './request-observer.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { RawResponse } from './respond.ts';
 import type { Auditor } from '../audit/auditor.ts';
+import type { MaintenanceBackend } from './maintenance/backend.ts';
 
 /** Options of one API server. */
 export interface ApiServerOptions {
@@ -78,6 +79,8 @@ export interface ApiServerOptions {
   readonly serving?: ServingOptions;
   /** The audit (`--audit-*`, built by the replica): none, no audit. */
   readonly audit?: Auditor;
+  /** The replica's maintenance API under /orch/v1/ (docs/operations.md): none, those paths are 404. */
+  readonly maintenance?: MaintenanceBackend;
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -226,6 +229,8 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
   // Listeners of requests still running (watches), told when the server closes; each request removes its own.
   const shutdownListeners = new Set<() => void>();
   let inflight = 0;
+  /** Set once close() begins: requests that still arrive are refused before any processing. */
+  let closing = false;
   const idleWaiters: (() => void)[] = [];
   const namespaceStores = namespaceStoresOf(registry, stores);
   const admission = startAdmission({
@@ -247,6 +252,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     openapi: new OpenApiDocuments(registry),
     health: healthChecks(opts.storage, opts.healthChecks ?? {}, () => shuttingDown, policy),
     serverAddress: `${opts.listen.host}:${opts.listen.port}`,
+    ...(opts.maintenance === undefined ? {} : { maintenance: opts.maintenance }),
     onShutdown(listener) {
       shutdownListeners.add(listener);
       return () => shutdownListeners.delete(listener);
@@ -262,6 +268,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     ...(clientCertificateAuthorities.length > 0 ? { ca: [...clientCertificateAuthorities], requestCert: true, rejectUnauthorized: false } : {}),
     settings: { maxConcurrentStreams: http2StreamsPerConnectionMax },
   }, (req, res) => {
+    if (closing) {
+      refuseWhileClosing(res);
+      return;
+    }
+    // Stopping (the shutdown delay, then close): HTTP/1.1 clients are told to take their next
+    // request elsewhere, so that no connection is idle in their pool when this one goes.
+    if (shuttingDown && req.httpVersionMajor === 1) res.setHeader('Connection', 'close');
     inflight++;
     void observeRequest(opts.requestLogger, req, res, () => handleRequest(deps, req as unknown as RawRequest, res as unknown as RawResponse)).catch((err: unknown) => {
       // Answering failed itself: the request is lost, never the server.
@@ -317,6 +330,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     },
     async close() {
       shuttingDown = true;
+      closing = true;
       await policy.stop();
       await customResources.stop();
       await admission.stop();
@@ -327,8 +341,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
       const idle = inflight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
       await Promise.race([idle, new Promise<void>((resolve) => (timer = setTimeout(resolve, shutdownGraceMs)))]);
       clearTimeout(timer);
+      // HTTP/2: GOAWAY; a stream the client opens after it is refused unprocessed, and it knows it.
       for (const s of sessions) s.close();
-      for (const s of sockets) s.end();
+      // HTTP/1.1 has no such signal: a keep-alive connection ended now may cross a request its
+      // client is just sending, which then fails with its outcome unknown. Each connection
+      // answering a request has closed after it (Connection: close); idle ones stay open a while
+      // longer, a request racing in being refused with a 503 (never processed, safely retried
+      // elsewhere), and are cut after that.
       const killer = setTimeout(() => {
         for (const s of sessions) s.destroy();
         for (const s of sockets) s.destroy();
@@ -337,4 +356,27 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
       clearTimeout(killer);
     },
   };
+}
+
+/**
+ * The answer to a request arriving while the server closes: 503 before any processing (a client
+ * retries it on another replica: it was not applied), and the connection closes after it.
+ */
+function refuseWhileClosing(res: Http2ServerResponse): void {
+  const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server is shutting down', reason: 'ServiceUnavailable', code: 503 };
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Retry-After': '1' };
+  if (res.req.httpVersionMajor === 1) headers['Connection'] = 'close';
+  // The body is read to its end first: a socket closed with unread bytes is reset (RST), and the
+  // client would lose this answer with them.
+  let answered = false;
+  const answer = (): void => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(503, headers);
+    res.end(JSON.stringify(status));
+  };
+  const timer = setTimeout(answer, closingBodyWaitMs);
+  res.req.once('end', answer).once('error', answer).resume();
 }

@@ -43,6 +43,9 @@ export const gzipBytesMin = 128;
 /** How long `close()` waits for open requests before cutting connections. */
 export const shutdownGraceMs = 2000;
 
+/** How long a request refused while the server closes may take to send its body before the 503 goes anyway. */
+export const closingBodyWaitMs = 1000;
+
 /** Most warnings returned in `Warning` headers on one response. */
 export const warningsMax = 50;
 

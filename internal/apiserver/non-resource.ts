@@ -9,6 +9,9 @@ import type { OpenApiDocuments } from './openapi.ts';
 import type { Responder } from './respond.ts';
 import { pathNotFound, methodNotAllowed } from './handlers/dispatch.ts';
 import { groupVersionNotFound } from './handlers/route-errors.ts';
+import type { BodySource } from './body.ts';
+import type { MaintenanceBackend } from './maintenance/backend.ts';
+import { maintenancePathPrefix, serveMaintenance } from './maintenance/serve-maintenance.ts';
 
 /** What the non-resource endpoints read. */
 export interface NonResourceDeps {
@@ -17,6 +20,11 @@ export interface NonResourceDeps {
   readonly metrics: ApiMetrics;
   readonly openapi: OpenApiDocuments;
   readonly serverAddress: string;
+  /** The replica's maintenance API under /orch/ (none: those paths are 404). */
+  readonly maintenance?: MaintenanceBackend;
+  /** How long a request body may take to arrive whole (the maintenance API's POST bodies). */
+  readonly bodyTimeoutMs: number;
+  readonly log: (message: string, err?: unknown) => void;
 }
 
 /**
@@ -65,11 +73,15 @@ function discovery(deps: NonResourceDeps, parts: readonly string[]): unknown {
   return undefined;
 }
 
-/** Serves discovery, /version, OpenAPI, health and metrics. Throws StatusError 404/405/406. */
-export async function serveNonResource(deps: NonResourceDeps, method: string, path: string, query: URLSearchParams, headers: IncomingHttpHeaders, out: Responder): Promise<void> {
+/** Serves discovery, /version, OpenAPI, health, metrics and the maintenance API. Throws StatusError 404/405/406 (and the maintenance API's). */
+export async function serveNonResource(deps: NonResourceDeps, method: string, path: string, query: URLSearchParams, headers: IncomingHttpHeaders, request: BodySource, out: Responder): Promise<void> {
   const { accept } = headers;
   const parts = path.split('/').filter((p) => p !== '');
   const first = parts[0] ?? '';
+  if (deps.maintenance !== undefined && path.startsWith(maintenancePathPrefix)) {
+    await serveMaintenance(deps.maintenance, { method, path, body: request, out, bodyTimeoutMs: deps.bodyTimeoutMs, log: deps.log });
+    return;
+  }
   const healthEndpoint = deps.health.get(first);
   if (method !== 'GET' && method !== 'HEAD') throw (healthEndpoint || ['api', 'apis', 'version', 'metrics', 'openapi'].includes(first) ? methodNotAllowed() : pathNotFound());
   if (healthEndpoint) {

@@ -195,7 +195,7 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     const user = await runRequestFilters(deps, { headers: req.headers, ...(req.rawHeaders ? { rawHeaders: req.rawHeaders } : {}), method, query, info: parsed, path: url.pathname, ...(audit ? { audit } : {}) });
     if (parsed === null) throw methodNotAllowed();
     let work: Promise<void>;
-    if (parsed.kind === 'non-resource') work = serveNonResource(deps, method, url.pathname, query, req.headers, out);
+    if (parsed.kind === 'non-resource') work = serveNonResource(deps, method, url.pathname, query, req.headers, req, out);
     else {
       info = parsed;
       served = deps.registry.find(parsed.group, parsed.version, parsed.resource);

@@ -18,6 +18,13 @@ export interface ReplicaFlags {
   readonly advertiseAddress: { readonly host: string; readonly port: number };
   readonly peerAddress: string;
   readonly peers: Readonly<Record<string, string>>;
+  /** --join: peer addresses of members of a running cluster to ask for membership ([]: not joining). */
+  readonly join: readonly string[];
+  /**
+   * --initial-cluster-state (etcd's name): `new` founds a cluster of --peers with an empty data
+   * directory; `existing` starts empty as a member-to-be of a running cluster (implied by --join).
+   */
+  readonly initialClusterState: 'new' | 'existing';
   readonly apiDomain: string;
   readonly retentionMs: number;
   readonly shutdownDelayMs: number;
@@ -65,6 +72,30 @@ export function parseHostPort(text: string, flag: string): { host: string; port:
   const port = Number(match?.[2]);
   if (!match || !match[1] || !Number.isInteger(port) || port > 65535) throw new FlagError(`--${flag}: "${text}" is not host:port`);
   return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+/** Parses --join's `host:port[,host:port...]`. */
+export function parseJoinSeeds(text: string): string[] {
+  const seeds = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (seeds.length === 0) throw new FlagError('--join: give the peer address (host:port) of at least one member');
+  for (const seed of seeds) parseHostPort(seed, 'join');
+  return [...new Set(seeds)];
+}
+
+/**
+ * Parses --initial-cluster-state against --join and --peers: --join implies `existing`; `existing`
+ * without --join needs --peers to name the members this replica will hear from (etcd's --initial-cluster).
+ */
+function parseInitialClusterState(text: string | undefined, joining: boolean, peers: Readonly<Record<string, string>>, name: string): 'new' | 'existing' {
+  if (text !== undefined && text !== 'new' && text !== 'existing') throw new FlagError(`--initial-cluster-state: "${text}" is neither new nor existing`);
+  if (joining) {
+    if (text === 'new') throw new FlagError('--initial-cluster-state: new founds a cluster, but --join joins a running one');
+    return 'existing';
+  }
+  if (text === 'existing' && Object.keys(peers).every((peer) => peer === name)) {
+    throw new FlagError('--initial-cluster-state: existing without --join needs --peers naming the running members (name=host:port), this replica included');
+  }
+  return text ?? 'new';
 }
 
 /** Parses `name=host:port,...`. */
@@ -134,6 +165,8 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       'advertise-address': { type: 'string', default: '127.0.0.1:6443' },
       'peer-address': { type: 'string', default: '127.0.0.1:6543' },
       peers: { type: 'string' },
+      join: { type: 'string' },
+      'initial-cluster-state': { type: 'string' },
       'api-domain': { type: 'string', default: 'k8s.io' },
       'watch-history-retention': { type: 'string', default: '5m' },
       'shutdown-delay-duration': { type: 'string', default: '0s' },
@@ -161,6 +194,8 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
   parseHostPort(peerAddress, 'peer-address');
   const peers = values.peers === undefined ? { [name]: peerAddress } : parsePeers(values.peers);
   if (!(name in peers)) throw new FlagError(`--peers must include this replica (${name})`);
+  const join = values.join === undefined ? [] : parseJoinSeeds(values.join);
+  const initialClusterState = parseInitialClusterState(values['initial-cluster-state'], join.length > 0, peers, name);
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(values['api-domain'])) throw new FlagError(`--api-domain: "${values['api-domain']}" is not a DNS name`);
   const authorization = parseAuthorizationFlags(values, parseDurationMs, (message) => new FlagError(message));
   return {
@@ -170,6 +205,8 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     advertiseAddress: parseHostPort(values['advertise-address'], 'advertise-address'),
     peerAddress,
     peers,
+    join,
+    initialClusterState,
     apiDomain: values['api-domain'],
     retentionMs: parseDurationMs(values['watch-history-retention'], 'watch-history-retention'),
     shutdownDelayMs: parseDurationMs(values['shutdown-delay-duration'], 'shutdown-delay-duration'),

@@ -26,6 +26,7 @@ import type { Logger } from '../logging/logger.ts';
 import { startTracing } from '../tracing/start-tracing.ts';
 import type { TracingSettings } from '../tracing/tracing-config.ts';
 import { controllerActionLogger, logLeaderChanges, logRaftEvent } from './replica-log.ts';
+import { ReplicaMaintenance } from './maintenance-backend.ts';
 
 /** Everything one replica needs to start: identity, where its data lives, where it listens. */
 export interface ReplicaOptions {
@@ -42,6 +43,10 @@ export interface ReplicaOptions {
   readonly peerListen: string;
   /** name -> host:port of every replica's peer transport. */
   readonly peers: Readonly<Record<string, string>>;
+  /** --join: members' peer addresses to ask for membership when the data directory is empty (raft/join.ts). */
+  readonly join?: readonly string[];
+  /** --initial-cluster-state: `existing` starts an empty data directory as a member-to-be (default `new`: founds `peers`). */
+  readonly initialClusterState?: 'new' | 'existing';
   readonly apiDomain: string;
   readonly retentionMs: number;
   readonly tickMs?: number;
@@ -109,6 +114,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     raft: {
       id: options.name,
       peers: options.peers,
+      join: options.initialClusterState === 'existing' || (options.join?.length ?? 0) > 0,
+      ...(options.join === undefined || options.join.length === 0 ? {} : { joinSeeds: options.join, onJoinProgress: (message: string, fields?: Record<string, unknown>) => logger.info(`raft join: ${message}`, fields ?? {}) }),
       listen: options.peerListen,
       tls: { ca: pki.ca.cert, cert: identity.cert, key: identity.key },
       ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
@@ -157,6 +164,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       log,
       requestLogger: logger,
       ...(auditor === undefined ? {} : { audit: auditor }),
+      // /orch/v1/: status, membership, leadership and snapshots (docs/operations.md).
+      maintenance: new ReplicaMaintenance({ raft, storage, dataDir: options.dataDir }),
     });
   } catch (error) {
     await auditor?.shutdown();

@@ -1,0 +1,187 @@
+/**
+ * The maintenance API's backend on a replica (docs/operations.md): the Raft node's membership,
+ * leadership and status, the store's revision and database files, and snapshot downloads made
+ * from a consistent copy of the store. Raft's errors are translated here, at the edge, into the
+ * API's MaintenanceError codes.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { logFormatVersion } from '../../raft/formats.ts';
+import { RaftNodeError, type RaftNode } from '../../raft/index.ts';
+import type { MemberInfo } from '../../raft/index.ts';
+import {
+  MaintenanceError, type Leadership, type MaintenanceBackend, type Member, type MembersView, type ReplicaStatus, type SnapshotDownload,
+} from '../apiserver/maintenance/backend.ts';
+import { encodeSnapshotHeader, snapshotFileFormatVersion, snapshotHeaderFor, snapshotStream } from '../storage/snapshot-file.ts';
+import { stateFormatVersion } from '../storage/state-schema.ts';
+import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
+
+/** Snapshot downloads served at once: each holds a whole copy of the store on disk while it runs. */
+export const snapshotDownloadsMax = 2;
+
+/** What the backend uses of the Raft node. */
+export type MaintainedNode = Pick<RaftNode, 'id' | 'isLeader' | 'leaderId' | 'status' | 'clusterId' | 'termAt' | 'members' | 'addMember' | 'promoteMember' | 'removeMember' | 'transferLeadership'>;
+
+/** What the backend needs of the replica. */
+export interface MaintenanceBackendOptions {
+  readonly raft: MaintainedNode;
+  readonly storage: Pick<ReplicatedStorage, 'stateMachine' | 'localRevision'>;
+  /** The replica's data directory: the store in `state/`, the Raft log in `raft/`, download copies in `snapshot-downloads/`. */
+  readonly dataDir: string;
+}
+
+/** The orch release: the version of the nearest package.json named orch above this file (source or dist). */
+function orchVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const path = join(dir, 'package.json');
+    if (existsSync(path)) {
+      const pkg = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'orch' && typeof pkg.version === 'string') return pkg.version;
+    }
+    if (dirname(dir) === dir) return 'unknown';
+  }
+}
+
+/** Raft's refusals as the API's; anything else (a bug) unchanged. */
+function translate(err: unknown, leader: string | null): unknown {
+  if (!(err instanceof RaftNodeError)) return err;
+  switch (err.code) {
+    case 'NotLeader':
+      return new MaintenanceError('NotLeader', err.message, leader);
+    case 'AlreadyMember':
+    case 'NotMember':
+    case 'NotLearner':
+    case 'LearnerBehind':
+    case 'LastVoter':
+    case 'ConfChangePending':
+    case 'Timeout':
+      return new MaintenanceError(err.code, err.message);
+    default:
+      // Stopped, dropped or overwritten proposals, full queues, an unknown outcome: try again later.
+      return new MaintenanceError('Unavailable', `${err.code}: ${err.message}`);
+  }
+}
+
+/** A member as the API shows it. */
+function memberOf(info: MemberInfo): Member {
+  return {
+    name: info.id, peerAddress: info.peerAddress, role: info.role,
+    ...(info.matchIndex === undefined ? {} : { matchIndex: info.matchIndex }),
+    ...(info.lag === undefined ? {} : { lag: info.lag }),
+  };
+}
+
+/** Bytes of a SQLite database and its write-ahead log (0 for a file that is not there). */
+async function databaseBytes(path: string): Promise<number> {
+  const sizes = await Promise.all([path, `${path}-wal`].map((p) => stat(p).then((s) => s.size, () => 0)));
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+/** The replica's MaintenanceBackend. */
+export class ReplicaMaintenance implements MaintenanceBackend {
+  private readonly version = orchVersion();
+  private readonly downloadsDir: string;
+  private downloads = 0;
+
+  constructor(private readonly opts: MaintenanceBackendOptions) {
+    this.downloadsDir = join(opts.dataDir, 'snapshot-downloads');
+    // Copies left by a replica that stopped mid-download are nobody's now.
+    rmSync(this.downloadsDir, { recursive: true, force: true });
+  }
+
+  leadership(): Leadership {
+    return { self: this.opts.raft.id, leader: this.opts.raft.leaderId() };
+  }
+
+  members(): MembersView {
+    return { leader: this.opts.raft.leaderId(), members: this.opts.raft.members().map(memberOf) };
+  }
+
+  async status(): Promise<ReplicaStatus> {
+    const { raft, storage, dataDir } = this.opts;
+    const s = raft.status();
+    const members = raft.members().map(memberOf);
+    const learner = members.find((m) => m.name === raft.id)?.role === 'learner';
+    const role = s.role === 'leader' ? 'leader' : learner ? 'learner' : s.role === 'follower' ? 'follower' : 'candidate';
+    const [state, log] = await Promise.all([databaseBytes(join(dataDir, 'state', 'state.db')), databaseBytes(join(dataDir, 'raft', 'raft.db'))]);
+    return {
+      name: raft.id, version: this.version, formats: { log: logFormatVersion, state: stateFormatVersion, snapshot: snapshotFileFormatVersion },
+      clusterId: raft.clusterId(), role, leader: raft.leaderId(), term: s.term, commitIndex: s.commit, appliedIndex: s.applied,
+      firstIndex: s.firstIndex, lastIndex: s.lastIndex, snapshotIndex: s.snapshotIndex, revision: storage.localRevision(),
+      dbSizeBytes: { state, log }, members,
+    };
+  }
+
+  /** Runs a Raft call, its refusals translated. */
+  private async raftCall<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw translate(err, this.opts.raft.leaderId());
+    }
+  }
+
+  /** The member `name` as this replica has it now (after a change applied here). */
+  private member(name: string): Member | undefined {
+    return this.members().members.find((m) => m.name === name);
+  }
+
+  async addMember(request: { readonly name: string; readonly peerAddress: string; readonly learner: boolean }): Promise<Member> {
+    // Two members at one address would each take the other's messages.
+    const sharing = this.members().members.find((m) => m.peerAddress === request.peerAddress && m.name !== request.name);
+    if (sharing !== undefined) throw new MaintenanceError('AlreadyMember', `${sharing.name} is a member at ${request.peerAddress} already`);
+    await this.raftCall(() => this.opts.raft.addMember(request.name, request.peerAddress, { learner: request.learner }));
+    return this.member(request.name) ?? { name: request.name, peerAddress: request.peerAddress, role: request.learner ? 'learner' : 'voter' };
+  }
+
+  async promoteMember(name: string): Promise<Member> {
+    await this.raftCall(() => this.opts.raft.promoteMember(name));
+    return this.member(name) ?? { name, peerAddress: '', role: 'voter' };
+  }
+
+  async removeMember(name: string): Promise<void> {
+    await this.raftCall(() => this.opts.raft.removeMember(name));
+  }
+
+  async transferLeadership(target: string): Promise<void> {
+    const { raft } = this.opts;
+    if (!raft.isLeader()) throw new MaintenanceError('NotLeader', `${raft.id} is not the leader`, raft.leaderId());
+    const member = this.member(target);
+    if (member === undefined) throw new MaintenanceError('NotMember', `${target} is not a member`);
+    if (member.role !== 'voter') throw new MaintenanceError('NotVoter', `${target} is a learner: only a voter can lead (promote it first)`);
+    if (target === raft.id) return;
+    await this.raftCall(() => raft.transferLeadership(target));
+  }
+
+  async openSnapshot(): Promise<SnapshotDownload> {
+    if (this.downloads >= snapshotDownloadsMax) throw new MaintenanceError('Unavailable', `${this.downloads} snapshot downloads are running already; retry once one ended`);
+    this.downloads++;
+    const path = join(this.downloadsDir, `snapshot-${randomBytes(8).toString('hex')}.db`);
+    let released = false;
+    const release = async (): Promise<void> => {
+      if (released) return;
+      released = true;
+      this.downloads--;
+      await Promise.all(['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${path}${suffix}`, { force: true })));
+    };
+    try {
+      await mkdir(this.downloadsDir, { recursive: true });
+      await this.opts.storage.stateMachine.snapshotTo(path);
+      const { raft } = this.opts;
+      const partial = await snapshotHeaderFor(path, { raftTerm: 0, clusterId: raft.clusterId(), replica: raft.id });
+      const header = { ...partial, raftTerm: raft.termAt(partial.raftIndex) };
+      return {
+        stream: snapshotStream(header, path),
+        sizeBytes: encodeSnapshotHeader(header).length + header.size,
+        fileName: `${raft.id}-${header.revision}.snapshot`,
+        release,
+      };
+    } catch (err) {
+      await release();
+      throw err;
+    }
+  }
+}
