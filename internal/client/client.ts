@@ -19,14 +19,20 @@
 //  - When every attempt failed before reaching the store, a write fails with UnavailableError,
 //    which promises it was not applied.
 // 503 and connection errors eject the endpoint (see endpoints.ts); a /readyz probe brings it back.
-import type { Pool } from 'undici';
+//
+// Credentials come from a CredentialProvider (fixed ones, or an exec plugin). A 401 answer is
+// refused before any processing, so a request that met one is sent again, once, with a fresh
+// credential when the provider can give one; a new client certificate replaces the pools.
 import { systemClock, jitteredBackoffMs, type Clock } from './backoff.ts';
 import { Balancer, type BalancePolicy } from './balancer.ts';
 import { Endpoint } from './endpoints.ts';
+import { StaticCredentials, type CredentialProvider, type Credentials } from './credentials.ts';
+import { EndpointPools } from './endpoint-pools.ts';
 import { ApiError, UnavailableError, UnknownOutcomeError, apiErrorFromResponse } from './errors.ts';
-import { loadKubeconfig, resolveContext, sameCaServers, type Kubeconfig } from './kubeconfig.ts';
+import { sharedExecCredentialProvider, type ExecCredentialProvider } from './exec-credential.ts';
+import { loadKubeconfig, resolveContext, sameCaServers, type Kubeconfig, type ResolvedContext } from './kubeconfig.ts';
 import * as limits from './limits.ts';
-import { createPool, isAbortError, isNotSentError, readBodyText, requestTarget, type TransportSecurity } from './transport.ts';
+import { isAbortError, isNotSentError, readBodyText, requestTarget, type TransportSecurity } from './transport.ts';
 
 /** Query parameters of a request; undefined values are omitted. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -36,6 +42,11 @@ export interface OrchClientOptions extends TransportSecurity {
   /** Base URLs of the replicas (e.g. https://127.0.0.1:6443); at least one. */
   readonly servers: readonly string[];
   readonly token?: string;
+  /**
+   * Where each request's credentials come from (e.g. an ExecCredentialProvider). When set,
+   * `token` is ignored; `clientCertPem`/`clientKeyPem` stay in use until the provider gives a certificate.
+   */
+  readonly credentials?: CredentialProvider;
   readonly policy?: BalancePolicy;
   readonly requestAttemptsMax?: number;
   readonly requestTimeoutMs?: number;
@@ -58,6 +69,15 @@ export interface OpenStream {
   readonly body: AsyncIterable<Buffer | Uint8Array> & { destroy(error?: Error): unknown };
 }
 
+/** Options of OrchClient.fromKubeconfig. */
+export interface KubeconfigClientOptions {
+  /** The context to use (default: current-context). */
+  readonly context?: string;
+  readonly policy?: BalancePolicy;
+  /** Overrides the credentials the kubeconfig user names (token, certificate or exec plugin). */
+  readonly credentials?: CredentialProvider;
+}
+
 type Outcome = { kind: 'ok'; value: unknown } | { kind: 'retry'; notApplied: boolean; error: unknown } | { kind: 'fail'; error: unknown };
 
 function isCompareAndSwapPut(method: string, body: unknown): boolean {
@@ -70,7 +90,9 @@ function isCompareAndSwapPut(method: string, body: unknown): boolean {
 export class OrchClient {
   /** The balancer over this client's endpoints (exposed for tests and watch resumption). */
   readonly balancer: Balancer;
-  private readonly pools = new Map<Endpoint, Pool>();
+  private readonly pools: EndpointPools;
+  /** Where every request's credentials come from. */
+  readonly credentials: CredentialProvider;
   /** Time and randomness used for backoff (injected in tests). */
   readonly clock: Clock;
 
@@ -78,18 +100,21 @@ export class OrchClient {
     if (options.servers.length === 0) throw new UnavailableError('no servers configured', { cause: undefined });
     this.clock = options.clock ?? systemClock;
     const endpoints = options.servers.map((url) => new Endpoint(url.replace(/\/+$/, ''), this.clock));
-    for (const endpoint of endpoints) this.pools.set(endpoint, createPool(endpoint.url, options));
+    this.pools = new EndpointPools(endpoints, options);
+    this.credentials = options.credentials ?? new StaticCredentials(options.token === undefined ? {} : { token: options.token });
     this.balancer = new Balancer(endpoints, options.policy ?? 'round-robin');
   }
 
   /** A client for a kubeconfig context, balancing over every cluster that shares its CA. */
-  static fromKubeconfig(config: Kubeconfig | string, options: { context?: string; policy?: BalancePolicy } = {}): OrchClient {
+  static fromKubeconfig(config: Kubeconfig | string, options: KubeconfigClientOptions = {}): OrchClient {
     const parsed = typeof config === 'string' ? loadKubeconfig(config) : config;
     const context = resolveContext(parsed, options.context);
+    const credentials = options.credentials ?? execProviderOf(context);
     return new OrchClient({
       servers: sameCaServers(parsed, context),
       ...(context.cluster.caPem === undefined ? {} : { caPem: context.cluster.caPem }),
       insecureSkipTlsVerify: context.cluster.insecureSkipTlsVerify,
+      ...(credentials === undefined ? {} : { credentials }),
       ...(context.user.token === undefined ? {} : { token: context.user.token }),
       ...(context.user.clientCertPem === undefined ? {} : { clientCertPem: context.user.clientCertPem }),
       ...(context.user.clientKeyPem === undefined ? {} : { clientKeyPem: context.user.clientKeyPem }),
@@ -140,7 +165,7 @@ export class OrchClient {
       this.startDueProbes();
       const endpoint = this.balancer.pick(tried);
       tried.add(endpoint);
-      const outcome = await this.attempt(endpoint, method, path, options);
+      const outcome = await this.authenticatedAttempt(endpoint, method, path, options);
       if (outcome.kind === 'ok') return outcome.value;
       if (outcome.kind === 'fail') {
         if (uncertain !== undefined && !isRead) throw new UnknownOutcomeError(`${method} ${path}: retry after an unknown outcome failed`, { cause: outcome.error });
@@ -156,15 +181,38 @@ export class OrchClient {
     throw new UnavailableError(`${method} ${path}: no endpoint answered after ${attemptsMax} attempts`, { cause: lastError });
   }
 
-  private async attempt(endpoint: Endpoint, method: string, path: string, options: RequestOptions): Promise<Outcome> {
-    const pool = this.poolOf(endpoint);
+  /**
+   * One attempt with the provider's credential; after a 401, one more on the same endpoint with a
+   * fresh credential when the provider can give one. Safe for writes: a 401 is refused before any
+   * processing. A provider failure (e.g. ExecPluginError) rejects, failing the request.
+   */
+  private async authenticatedAttempt(endpoint: Endpoint, method: string, path: string, options: RequestOptions): Promise<Outcome> {
+    const used = await this.currentCredentials();
+    const outcome = await this.attempt(endpoint, method, path, options, used);
+    if (!isUnauthorized(outcome) || !this.credentials.invalidate(used)) return outcome;
+    return this.attempt(endpoint, method, path, options, await this.currentCredentials());
+  }
+
+  /** The provider's credential; a new client certificate in it switches the pools first. */
+  private async currentCredentials(): Promise<Credentials> {
+    const credentials = await this.credentials.get();
+    // Only the credential still in force may switch pools, so a slow request holding an older
+    // one cannot switch them back.
+    if (credentials.clientCertPem !== undefined && credentials.clientKeyPem !== undefined && this.credentials.peek() === credentials) {
+      this.pools.useClientCertificate(credentials.clientCertPem, credentials.clientKeyPem);
+    }
+    return credentials;
+  }
+
+  private async attempt(endpoint: Endpoint, method: string, path: string, options: RequestOptions, credentials: Credentials): Promise<Outcome> {
+    const pool = this.pools.get(endpoint);
     endpoint.outstanding += 1;
     try {
       const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       const response = await pool.request({
         method: method as 'GET',
         path: requestTarget(path, options.query),
-        headers: this.headers(options, body !== undefined),
+        headers: this.headers(options, body !== undefined, credentials),
         ...(body === undefined ? {} : { body }),
         headersTimeout: this.options.requestTimeoutMs ?? limits.requestTimeoutMs,
         bodyTimeout: this.options.requestTimeoutMs ?? limits.requestTimeoutMs,
@@ -206,11 +254,21 @@ export class OrchClient {
    */
   async openStream(path: string, query: Query, avoid: ReadonlySet<Endpoint> = new Set(), signal?: AbortSignal, silenceTimeoutMs = 0): Promise<OpenStream> {
     const endpoint = this.pickFor(avoid);
+    const used = await this.currentCredentials();
     try {
-      const response = await this.poolOf(endpoint).request({
+      return await this.openStreamOn(endpoint, path, query, used, signal, silenceTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401) || !this.credentials.invalidate(used)) throw error;
+      return this.openStreamOn(endpoint, path, query, await this.currentCredentials(), signal, silenceTimeoutMs);
+    }
+  }
+
+  private async openStreamOn(endpoint: Endpoint, path: string, query: Query, credentials: Credentials, signal: AbortSignal | undefined, silenceTimeoutMs: number): Promise<OpenStream> {
+    try {
+      const response = await this.pools.get(endpoint).request({
         method: 'GET',
         path: requestTarget(path, query),
-        headers: this.headers({}, false),
+        headers: this.headers({}, false, credentials),
         headersTimeout: this.options.requestTimeoutMs ?? limits.requestTimeoutMs,
         bodyTimeout: silenceTimeoutMs,
         ...(signal === undefined ? {} : { signal }),
@@ -235,7 +293,7 @@ export class OrchClient {
 
   /** Closes every connection pool; in-flight requests fail. */
   async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].map((pool) => pool.destroy()));
+    await this.pools.destroy();
   }
 
   private pickFor(avoid: ReadonlySet<Endpoint>): Endpoint {
@@ -243,17 +301,11 @@ export class OrchClient {
     return this.balancer.pick(avoid);
   }
 
-  private poolOf(endpoint: Endpoint): Pool {
-    const pool = this.pools.get(endpoint);
-    if (pool === undefined) throw new Error('assertion failed: endpoint without a pool');
-    return pool;
-  }
-
-  private headers(options: RequestOptions, hasBody: boolean): Record<string, string> {
+  private headers(options: RequestOptions, hasBody: boolean, credentials: Credentials | undefined): Record<string, string> {
     return {
       accept: 'application/json',
       'user-agent': this.options.userAgent ?? 'orch-client',
-      ...(this.options.token === undefined ? {} : { authorization: `Bearer ${this.options.token}` }),
+      ...(credentials?.token === undefined ? {} : { authorization: `Bearer ${credentials.token}` }),
       ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}),
       ...options.headers,
     };
@@ -269,8 +321,9 @@ export class OrchClient {
 
   private async probe(endpoint: Endpoint): Promise<boolean> {
     try {
-      const response = await this.poolOf(endpoint).request({
-        method: 'GET', path: '/readyz', headers: this.headers({}, false),
+      // A probe never runs a plugin: it presents the credential in force, if any.
+      const response = await this.pools.get(endpoint).request({
+        method: 'GET', path: '/readyz', headers: this.headers({}, false, this.credentials.peek()),
         headersTimeout: limits.probeTimeoutMs, bodyTimeout: limits.probeTimeoutMs,
       });
       await readBodyText(response.body);
@@ -279,4 +332,18 @@ export class OrchClient {
       return false;
     }
   }
+}
+
+function isUnauthorized(outcome: Outcome): boolean {
+  return outcome.kind === 'fail' && outcome.error instanceof ApiError && outcome.error.status === 401;
+}
+
+/** The (process-wide, see sharedExecCredentialProvider) exec plugin provider of a context whose user names one; undefined otherwise. */
+function execProviderOf(context: ResolvedContext): ExecCredentialProvider | undefined {
+  const exec = context.user.exec;
+  if (exec === undefined) return undefined;
+  const { server, caPem, insecureSkipTlsVerify, execExtension } = context.cluster;
+  return sharedExecCredentialProvider(exec, {
+    server, insecureSkipTlsVerify, ...(caPem === undefined ? {} : { caPem }), ...(execExtension === undefined ? {} : { config: execExtension }),
+  });
 }

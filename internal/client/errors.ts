@@ -65,6 +65,19 @@ export class KubeconfigError extends Error {
   }
 }
 
+/**
+ * The exec credential plugin could not give a usable credential (not found, non-zero exit, bad or
+ * mismatched answer). The request that needed it fails with this error; its message ends with
+ * the plugin's stderr tail and, when the command was not found, the kubeconfig's installHint.
+ */
+export class ExecPluginError extends Error {
+  readonly code = 'ORCH_CLIENT_EXEC_PLUGIN';
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.name = 'ExecPluginError';
+  }
+}
+
 /** A watch stream that could not be kept alive (too many reconnection failures, or a bad document). */
 export class WatchError extends Error {
   readonly code = 'ORCH_CLIENT_WATCH';

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { KubeconfigError } from './errors.ts';
+import { parseExecConfig, type ExecConfig } from './exec-config.ts';
+import { execClusterExtensionName } from './exec-plugin.ts';
 
 /** One cluster entry: where the API is and how to trust it. */
 export interface KubeconfigCluster {
@@ -11,6 +13,8 @@ export interface KubeconfigCluster {
   /** PEM bytes of the CA, from `certificate-authority-data` or the file `certificate-authority` names. */
   readonly caPem?: string;
   readonly insecureSkipTlsVerify: boolean;
+  /** The `client.authentication.k8s.io/exec` entry of `extensions`, handed to exec plugins that ask for cluster info. */
+  readonly execExtension?: unknown;
 }
 
 /** One user entry: the credentials it holds (already read from files). */
@@ -18,6 +22,8 @@ export interface KubeconfigUser {
   readonly token?: string;
   readonly clientCertPem?: string;
   readonly clientKeyPem?: string;
+  /** A credential plugin to run instead of fixed credentials. */
+  readonly exec?: ExecConfig;
 }
 
 /** One context entry: names of a cluster and a user, and a default namespace. */
@@ -91,7 +97,22 @@ function parseCluster(dict: Dict, baseDir: string, what: string): KubeconfigClus
   const server = optionalString(dict, 'server', what);
   if (server === undefined) throw new KubeconfigError(`${what} has no server`);
   const caPem = dataOrFile(dict, 'certificate-authority-data', 'certificate-authority', baseDir, what);
-  return { server, ...(caPem === undefined ? {} : { caPem }), insecureSkipTlsVerify: dict['insecure-skip-tls-verify'] === true };
+  const execExtension = namedExtension(dict, execClusterExtensionName, what);
+  return {
+    server,
+    ...(caPem === undefined ? {} : { caPem }),
+    insecureSkipTlsVerify: dict['insecure-skip-tls-verify'] === true,
+    ...(execExtension === undefined ? {} : { execExtension }),
+  };
+}
+
+/** The value of the `extensions` entry called `name` ({name, extension} pairs), or undefined. */
+function namedExtension(dict: Dict, name: string, what: string): unknown {
+  const list = dict['extensions'];
+  if (list === undefined || list === null) return undefined;
+  if (!Array.isArray(list)) throw new KubeconfigError(`${what}.extensions must be a list`);
+  const entry = list.find((item: unknown) => asDict(item, `${what}.extensions[]`)['name'] === name) as Dict | undefined;
+  return entry?.['extension'] ?? undefined;
 }
 
 function parseUser(dict: Dict, baseDir: string, what: string): KubeconfigUser {
@@ -103,10 +124,16 @@ function parseUser(dict: Dict, baseDir: string, what: string): KubeconfigUser {
   if ((clientCertPem === undefined) !== (clientKeyPem === undefined)) {
     throw new KubeconfigError(`${what}: a client certificate needs its key and a key its certificate`);
   }
+  const exec = dict['exec'] === undefined || dict['exec'] === null ? undefined : parseExecConfig(dict['exec'], baseDir, what);
+  if (exec !== undefined && (token !== undefined || clientCertPem !== undefined)) {
+    // Refused out loud rather than guessing which one wins on each request.
+    throw new KubeconfigError(`${what}: exec cannot be combined with a token or a client certificate`);
+  }
   return {
     ...(token === undefined ? {} : { token }),
     ...(clientCertPem === undefined ? {} : { clientCertPem }),
     ...(clientKeyPem === undefined ? {} : { clientKeyPem }),
+    ...(exec === undefined ? {} : { exec }),
   };
 }
 

@@ -35,3 +35,9 @@ export const watchTimeoutSecondsMax = 600;
 export const watchSilenceMarginMs = 30_000;
 /** A stream that ends cleanly after this long (or half its lifetime, if shorter) was healthy even without events. */
 export const watchStreamHealthyMs = 10_000;
+/** Time one run of an exec credential plugin may take before it is killed and the request fails. */
+export const execPluginTimeoutMs = 60_000;
+/** Largest answer (stdout) of an exec credential plugin. */
+export const execPluginOutputBytesMax = 1024 * 1024;
+/** How much of the end of a failed plugin's stderr goes into the error message. */
+export const execPluginStderrTailBytes = 2048;

@@ -6,7 +6,7 @@
 import { jitteredBackoffMs } from './backoff.ts';
 import type { OrchClient, OpenStream, Query } from './client.ts';
 import type { Endpoint } from './endpoints.ts';
-import { ApiError, WatchError, type StatusObject } from './errors.ts';
+import { ApiError, ExecPluginError, WatchError, type StatusObject } from './errors.ts';
 import { JsonDocumentSplitter } from './json-stream.ts';
 import * as limits from './limits.ts';
 import { listAll } from './list-pager.ts';
@@ -148,6 +148,8 @@ async function openOrNull(client: OrchClient, options: WatchOptions, cursor: Cur
     return await client.openStream(options.path, query, cursor.avoid, options.signal, options.silenceTimeoutMs ?? timeoutSeconds * 1000 + limits.watchSilenceMarginMs);
   } catch (error) {
     if (isAbortError(error)) return undefined;
+    // A plugin that cannot give a credential will not start giving one on another endpoint.
+    if (error instanceof ExecPluginError) throw error;
     if (error instanceof ApiError) {
       if (error.status === 410) return 'gone';
       if (![429, 500, 502, 503, 504].includes(error.status)) throw error;
@@ -211,6 +213,7 @@ async function* relist<T extends KubeObject>(client: OrchClient, options: WatchO
     yield { type: 'RESYNC', objects: snapshot.items, resourceVersion: snapshot.resourceVersion };
   } catch (error) {
     if (isAbortError(error) || isAborted(options.signal)) return;
+    if (error instanceof ExecPluginError) throw error;
     if (error instanceof ApiError && ![410, 429, 500, 502, 503, 504].includes(error.status)) throw error;
     cursor.failures += 1;
   }
