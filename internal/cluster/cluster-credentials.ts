@@ -3,9 +3,10 @@
 // (CN orch-admin, O system:masters, signed by the cluster CA), a token file holding the static
 // admin token, and the service-account signing key pair every replica must share.
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueCertificate, writePair, type CertificateAndKey, type ClusterPki } from '../certificates/index.ts';
+import { PkiFileError, readPair } from '../certificates/cluster-pki.ts';
 import { ensureAdminToken } from './admin-token.ts';
 
 /** kubeadm's --service-account-issuer: the in-cluster name of the API. */
@@ -34,30 +35,36 @@ function writeOnce(path: string, text: string, mode: number): void {
   renameSync(`${path}.tmp`, path);
 }
 
-async function ensureAdminClient(pki: ClusterPki): Promise<CertificateAndKey> {
-  const cert = join(pki.dir, 'admin.crt');
-  const key = join(pki.dir, 'admin.key');
-  if (existsSync(cert) && existsSync(key)) return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') };
-  const pair = await issueCertificate(pki.ca, { commonName: adminUsername, organizations: [adminGroup], usages: ['client'] });
-  await writePair(pki.dir, 'admin', pair);
-  return pair;
+/** The admin's client certificate in `dir` (admin.crt/.key), issued by `issuer` when missing; `made` says which. */
+export async function ensureAdminClient(dir: string, issuer: CertificateAndKey): Promise<{ pair: CertificateAndKey; made: boolean }> {
+  const existing = await readPair(dir, 'admin');
+  if (existing !== null) return { pair: existing, made: false };
+  const pair = await issueCertificate(issuer, { commonName: adminUsername, organizations: [adminGroup], usages: ['client'] });
+  await writePair(dir, 'admin', pair);
+  return { pair, made: true };
 }
 
-/** The service-account key pair (RSA 2048, as kubeadm's sa.key / sa.pub), made when missing. */
-function ensureServiceAccountKeys(dir: string): { keyFile: string; signingKeyFile: string } {
+/**
+ * The service-account key pair every replica signs and verifies tokens with (RSA 2048, kubeadm's
+ * sa.key / sa.pub), made when both are missing; `made` says which. Half a pair is refused: every
+ * replica must share the same one.
+ */
+export function ensureServiceAccountKeys(dir: string): { keyFile: string; signingKeyFile: string; made: boolean } {
   const signingKeyFile = join(dir, 'sa.key');
   const keyFile = join(dir, 'sa.pub');
-  if (!existsSync(signingKeyFile) || !existsSync(keyFile)) {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    writeOnce(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 0o600);
-    writeOnce(keyFile, publicKey.export({ type: 'spki', format: 'pem' }).toString(), 0o644);
+  if (existsSync(signingKeyFile) || existsSync(keyFile)) {
+    if (!existsSync(signingKeyFile) || !existsSync(keyFile)) throw new PkiFileError(`only one of sa.key and sa.pub is in ${dir}: restore the other (every replica must share the pair)`);
+    return { keyFile, signingKeyFile, made: false };
   }
-  return { keyFile, signingKeyFile };
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeOnce(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 0o600);
+  writeOnce(keyFile, publicKey.export({ type: 'spki', format: 'pem' }).toString(), 0o644);
+  return { keyFile, signingKeyFile, made: true };
 }
 
 /** Loads or makes the cluster's shared credentials under `dataDir` (the PKI's files in `pki.dir`). */
 export async function ensureClusterCredentials(dataDir: string, pki: ClusterPki): Promise<ClusterCredentials> {
-  const adminClient = await ensureAdminClient(pki);
+  const { pair: adminClient } = await ensureAdminClient(pki.dir, pki.ca);
   const adminToken = ensureAdminToken(join(dataDir, 'admin-token'));
   const tokenAuthFile = join(dataDir, 'token-auth.csv');
   // Rewritten on every start: it follows the admin-token file, the one place the token lives.

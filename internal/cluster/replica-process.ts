@@ -15,6 +15,8 @@ export interface ReplicaSpec {
   readonly peerAddress: string;
   /** name -> host:port of every replica's peer transport, itself included. */
   readonly peers: Readonly<Record<string, string>>;
+  /** --shutdown-delay-duration (default 0s: nothing balances load over a local cluster). */
+  readonly shutdownDelay?: string;
   readonly extraArgs?: readonly string[];
 }
 
@@ -22,8 +24,8 @@ export interface ReplicaSpec {
 export interface ReplicaAuthenticationFiles {
   /** --client-ca-file: the cluster CA, which signed the admin's client certificate, and the CSR signers' CA. */
   readonly clientCaFile: string;
-  /** --token-auth-file: the static admin token. */
-  readonly tokenAuthFile: string;
+  /** --token-auth-file: the static admin token (none on a host: its admin has a client certificate). */
+  readonly tokenAuthFile?: string;
   readonly serviceAccountKeyFile: string;
   readonly serviceAccountSigningKeyFile: string;
   readonly serviceAccountIssuer: string;
@@ -41,28 +43,44 @@ export interface ReplicaLineSink {
  */
 export type ReplicaOutput = 'prefixed' | 'ignore' | ReplicaLineSink;
 
-/** The command-line arguments that start the replica `spec`. */
-export function replicaArgs(spec: ReplicaSpec): string[] {
+/**
+ * The flags of orch-apiserver that start the replica `spec`, without the node executable and entry
+ * point: the one command line of a replica, which the e2e tests and `make run` start and
+ * deploy/systemd/orch-apiserver.service runs on a host (test/unit/deploy/unit-command-line.test.ts
+ * holds the two equal).
+ */
+export function replicaFlags(spec: ReplicaSpec): string[] {
   const peers = Object.entries(spec.peers).map(([name, address]) => `${name}=${address}`).join(',');
+  const { authentication } = spec;
   return [
-    // Node flags for every replica, for profiling (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): NODE_OPTIONS refuses --cpu-prof.
-    ...(process.env['ORCH_REPLICA_NODE_ARGS']?.split(' ').filter(Boolean) ?? []),
-    ...entryPointArgs('cmd/orch-apiserver.ts'),
     '--name', spec.name,
     '--data-dir', spec.dataDir,
     '--pki-dir', spec.pkiDir,
-    '--client-ca-file', spec.authentication.clientCaFile,
-    '--token-auth-file', spec.authentication.tokenAuthFile,
-    '--service-account-key-file', spec.authentication.serviceAccountKeyFile,
-    '--service-account-signing-key-file', spec.authentication.serviceAccountSigningKeyFile,
-    '--service-account-issuer', spec.authentication.serviceAccountIssuer,
+    '--client-ca-file', authentication.clientCaFile,
+    // A static admin token: local clusters' kubeconfigs and tests; a host's admin uses its client certificate.
+    ...(authentication.tokenAuthFile === undefined ? [] : ['--token-auth-file', authentication.tokenAuthFile]),
+    '--service-account-key-file', authentication.serviceAccountKeyFile,
+    '--service-account-signing-key-file', authentication.serviceAccountSigningKeyFile,
+    '--service-account-issuer', authentication.serviceAccountIssuer,
     '--advertise-address', spec.apiAddress,
     '--peer-address', spec.peerAddress,
     '--peers', peers,
+    // How long /readyz fails before the replica stops: a load balancer's time to stop sending to it.
+    '--shutdown-delay-duration', spec.shutdownDelay ?? '0s',
     // New machines join with bootstrap tokens (docs/joining.md), as on a kubeadm cluster.
     '--enable-bootstrap-token-auth',
     '--controllers=*,bootstrapsigner,tokencleaner',
     ...(spec.extraArgs ?? []),
+  ];
+}
+
+/** The node arguments that start the replica `spec`: node's own, the entry point of the running build, then replicaFlags. */
+export function replicaArgs(spec: ReplicaSpec): string[] {
+  return [
+    // Node flags for every replica, for profiling (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): NODE_OPTIONS refuses --cpu-prof.
+    ...(process.env['ORCH_REPLICA_NODE_ARGS']?.split(' ').filter(Boolean) ?? []),
+    ...entryPointArgs('cmd/orch-apiserver.ts'),
+    ...replicaFlags(spec),
   ];
 }
 

@@ -1,0 +1,92 @@
+// Argument parsing shared by every orchctl command: node's parseArgs in strict mode, with its
+// errors turned into usage errors (exit 2), and the small value parsers commands need.
+import { parseArgs } from 'node:util';
+import { CtlError } from './command.ts';
+
+/** The options a command accepts, in parseArgs' shape. */
+export type OptionSpec = Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>>;
+
+/** What a command's arguments parsed to. */
+export interface ParsedArgs {
+  readonly values: Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
+  readonly positionals: readonly string[];
+}
+
+/** Every command takes --help. */
+const helpOption: OptionSpec = { help: { type: 'boolean', short: 'h' } };
+
+/** Parses `args` for `command`; an unknown flag or a missing value is a usage error naming the command's --help. */
+export function parseCommandArgs(command: string, args: readonly string[], options: OptionSpec): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({ args: [...args], options: { ...helpOption, ...options }, strict: true, allowPositionals: true });
+    return { values: values as ParsedArgs['values'], positionals };
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0] ?? 'bad arguments';
+    throw new CtlError(`${message.replace(/\.$/, '')}; see orchctl ${command} --help`, 2);
+  }
+}
+
+/** A string option's value, or undefined. */
+export function stringOption(parsed: ParsedArgs, name: string): string | undefined {
+  const value = parsed.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A boolean option's value (false when absent). */
+export function booleanOption(parsed: ParsedArgs, name: string): boolean {
+  return parsed.values[name] === true;
+}
+
+/** Throws a usage error unless there are between `min` and `max` positionals. */
+export function requirePositionals(command: string, parsed: ParsedArgs, min: number, max: number, what: string): readonly string[] {
+  const count = parsed.positionals.length;
+  if (count < min) throw new CtlError(`orchctl ${command} needs ${what}; see orchctl ${command} --help`, 2);
+  if (count > max) throw new CtlError(`orchctl ${command}: unexpected argument "${parsed.positionals[max]}"; see orchctl ${command} --help`, 2);
+  return parsed.positionals;
+}
+
+/** One of `allowed` output formats, or a usage error. */
+export function outputFormat<T extends string>(command: string, parsed: ParsedArgs, allowed: readonly T[], fallback: T): T {
+  const value = stringOption(parsed, 'output') ?? fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new CtlError(`orchctl ${command}: output format "${value}" is not one of ${allowed.join(', ')}`, 2);
+  }
+  return value as T;
+}
+
+const durationUnitsMs: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * A duration as kubectl writes them (`500ms`, `30s`, `5m`, `1h30m`), or a bare number of seconds.
+ * Throws a usage error naming `flag`.
+ */
+export function parseDurationMs(text: string, flag: string): number {
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) {
+    throw new CtlError(`--${flag}: "${text}" is not a duration such as 500ms, 30s or 5m`, 2);
+  }
+  return Math.round(parts.reduce((total, p) => total + Number(p[1]) * (durationUnitsMs[p[2] ?? 's'] ?? 1000), 0));
+}
+
+/** Checks a `host:port` address; throws a usage error naming `flag`. */
+export function parseHostPort(text: string, flag: string): string {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(text);
+  const port = Number(match?.[2]);
+  if (match === null || port < 1 || port > 65535) throw new CtlError(`--${flag}: "${text}" is not host:port`, 2);
+  return text;
+}
+
+/** Parses `a=host:port,b=host:port` into a name -> address map; throws a usage error naming `flag`. */
+export function parsePeerList(text: string, flag: string): Record<string, string> {
+  const peers: Record<string, string> = {};
+  for (const item of text.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    const eq = item.indexOf('=');
+    const name = eq < 0 ? '' : item.slice(0, eq);
+    if (name === '') throw new CtlError(`--${flag}: "${item}" is not name=host:port`, 2);
+    if (name in peers) throw new CtlError(`--${flag}: ${name} is named twice`, 2);
+    peers[name] = parseHostPort(item.slice(eq + 1), flag);
+  }
+  if (Object.keys(peers).length === 0) throw new CtlError(`--${flag} names no member: give name=host:port,...`, 2);
+  return peers;
+}
