@@ -26,7 +26,14 @@ if (plantedBug !== undefined && plantedBug !== '' && plantedBug !== 'stale-reads
   process.exit(2);
 }
 for (const warning of flags.authentication.warnings) logger.warn(warning);
+// A replica removed from the group stops (etcd's removed member does): until the shutdown below
+// exists, a removal is only remembered.
+let removed = false;
+let stopWhenRemoved = (): void => {
+  removed = true;
+};
 const replica = await startReplica({
+  onRemoved: () => stopWhenRemoved(),
   name: flags.name,
   dataDir: flags.dataDir,
   pkiDir: flags.pkiDir ?? join(flags.dataDir, 'pki'),
@@ -77,5 +84,7 @@ const shutdown = async (): Promise<void> => {
   await replica.stop();
   process.exit(0);
 };
+stopWhenRemoved = () => void shutdown();
+if (removed) stopWhenRemoved();
 process.on('SIGTERM', () => void shutdown());
 process.on('SIGINT', () => void shutdown());

@@ -18,7 +18,8 @@ export type RaftNodeErrorCode =
   | 'NotLearner' // a promotion names a voter
   | 'LearnerBehind' // a promotion names a learner too far behind the leader's log
   | 'LastVoter' // a removal would leave the group without a voter
-  | 'PermissionDenied'; // a peer asked for a membership change in another node's name
+  | 'PermissionDenied' // a peer asked for a membership change in another node's name
+  | 'Removed'; // this node was removed from its group: its data cannot rejoin
 
 /** An operating error of the Raft driver (never a bug: those are assert-style Errors). */
 export class RaftNodeError extends Error {

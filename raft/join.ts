@@ -27,11 +27,15 @@ export type JoinProgress = (message: string, fields?: Record<string, unknown>) =
 /** Redirects followed in a row before waiting (two followers naming each other during an election). */
 const redirectsInARowMax = 3;
 
+/** Refusals no retry can change: another member holds the name, or the certificate is not the name's. */
+const refusedForGood: ReadonlySet<string> = new Set(['AlreadyMember', 'PermissionDenied']);
+
 /**
- * Asks until this node is a voter (resolves), or `signal` aborts (resolves). Never rejects: every
- * failure is reported and retried.
+ * Asks until this node is a voter (resolves with null), or `signal` aborts (null). Never rejects:
+ * a failure is reported and retried, except a refusal no retry can change, which ends the loop
+ * and is the result (the node will never be a member under this name).
  */
-export async function joinGroup(node: JoiningNode, seeds: readonly string[], progress: JoinProgress, signal: AbortSignal): Promise<void> {
+export async function joinGroup(node: JoiningNode, seeds: readonly string[], progress: JoinProgress, signal: AbortSignal): Promise<string | null> {
   if (seeds.length === 0) throw new Error('assert: joining needs at least one seed');
   let seed = 0;
   let target = seeds[0]!;
@@ -49,26 +53,30 @@ export async function joinGroup(node: JoiningNode, seeds: readonly string[], pro
   while (!signal.aborted) {
     if (node.ownRole() === 'voter') {
       progress('joined: this node is a voter');
-      return;
+      return null;
     }
     const request: MembershipRequest = added || node.ownRole() === 'learner' ? { kind: 'promote', name: node.id } : { kind: 'join', name: node.id, peerAddress: node.peerAddress };
     let answer: MembershipAnswer;
     try {
       answer = await node.ask(target, request, signal);
     } catch (err) {
-      if (signal.aborted) return;
+      if (signal.aborted) return null;
       const code = err instanceof RaftNodeError ? err.code : 'Error';
       const message = err instanceof Error ? err.message : String(err);
+      if (refusedForGood.has(code)) {
+        progress(`${request.kind} refused by ${target} (${code}): ${message}; giving up`, { target, code });
+        return `${request.kind} refused (${code}): ${message}`;
+      }
       if (code === 'LearnerBehind') {
         // Catching up is progress: ask again soon, without growing the wait.
         progress(`not promoted yet: ${message}`, { target });
-        if (!(await next(2 * joinRetryMsMin))) return;
+        if (!(await next(2 * joinRetryMsMin))) return null;
         continue;
       }
       progress(`${request.kind} refused or failed (${code}): ${message}; retrying in ${backoffMs} ms`, { target, code });
       seed = (seed + 1) % seeds.length;
       target = seeds[seed]!;
-      if (!(await next(backoffMs))) return;
+      if (!(await next(backoffMs))) return null;
       backoffMs = Math.min(2 * backoffMs, joinRetryMsMax);
       continue;
     }
@@ -79,7 +87,7 @@ export async function joinGroup(node: JoiningNode, seeds: readonly string[], pro
       if (known) target = answer.leaderAddress;
       if (!known || redirects > redirectsInARowMax) {
         redirects = 0;
-        if (!(await next(backoffMs))) return;
+        if (!(await next(backoffMs))) return null;
         backoffMs = Math.min(2 * backoffMs, joinRetryMsMax);
       }
       continue;
@@ -92,7 +100,8 @@ export async function joinGroup(node: JoiningNode, seeds: readonly string[], pro
       progress(`added as a learner of cluster ${answer.clusterId} by ${answer.leaderName}; catching up, then asking to be promoted`, { clusterId: answer.clusterId, leader: answer.leaderName });
     } else {
       progress(`promoted to voter by ${answer.leaderName}`, { leader: answer.leaderName });
-      return;
+      return null;
     }
   }
+  return null;
 }

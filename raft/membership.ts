@@ -53,8 +53,11 @@ export function memberNamed(members: readonly MemberInfo[], id: NodeId): MemberI
 export function checkCaughtUp(learner: NodeId, match: number, lastIndex: number): void {
   const behind = Math.max(0, lastIndex - match);
   if (match > 0 && behind <= learnerPromotionLagEntriesMax) return;
-  const why = match === 0 ? 'has acknowledged no entry to this leader yet' : `has entries up to ${match}`;
-  throw new RaftNodeError('LearnerBehind', `learner ${learner} is ${behind} entries behind the leader (it ${why}, the leader's log ends at ${lastIndex}); it is promoted once at most ${learnerPromotionLagEntriesMax} behind`);
+  if (match === 0) {
+    // Whatever the distance, a learner that never answered this leader may not be running at all.
+    throw new RaftNodeError('LearnerBehind', `learner ${learner} has acknowledged no entry to this leader yet (is it running, at the peer address it was added with?); it is promoted once it has caught up to at most ${learnerPromotionLagEntriesMax} entries behind`);
+  }
+  throw new RaftNodeError('LearnerBehind', `learner ${learner} is ${behind} entries behind the leader (it has entries up to ${match}, the leader's log ends at ${lastIndex}); it is promoted once at most ${learnerPromotionLagEntriesMax} behind`);
 }
 
 /** What answering a Join or Promote needs of the node. */

@@ -83,7 +83,11 @@ export interface RaftNodeOptions {
  */
 export type RaftEvent =
   | { readonly type: 'role'; readonly role: Role; readonly previousRole: Role; readonly term: Term; readonly leader: NodeId | null }
-  | { readonly type: 'membership'; readonly index: Index; readonly changes: readonly ConfChangeSingle[]; readonly configuration: ConfState };
+  | { readonly type: 'membership'; readonly index: Index; readonly changes: readonly ConfChangeSingle[]; readonly configuration: ConfState }
+  /** This node applied its own removal (at `index`) and everything committed after it: it is no member any more. */
+  | { readonly type: 'removed'; readonly index: Index; readonly clusterId: string }
+  /** The group refused this node's join for good (its name is another member's, or its certificate is not its name's). */
+  | { readonly type: 'join-refused'; readonly reason: string };
 
 /**
  * Durations the driver measures, in seconds, one call per observation: where a write's time goes

@@ -92,6 +92,10 @@ export class RaftNode extends EventEmitter {
     await mkdir(snapshotDir, { recursive: true });
     const storage = new SqliteLogStorage(opts.dataDir);
     try {
+      const removedAt = storage.removedAt();
+      if (removedAt !== 0) {
+        throw new RaftNodeError('Removed', `${opts.id} was removed from cluster ${storage.clusterId()} (at log index ${removedAt}): its data directory cannot rejoin; to add it again, start it with an empty data directory and --join`);
+      }
       const seeds = opts.joinSeeds ?? [];
       const wasEmpty = storage.isEmpty();
       if (wasEmpty && !opts.join && seeds.length === 0) bootstrapLog(storage, opts.peers, opts.id);
@@ -420,7 +424,9 @@ export class RaftNode extends EventEmitter {
       ownRole: () => this.ownRole(),
       learn: (answer) => this.learnMembership(answer),
       ask: (address, request, signal) => askMembership(this.opts.tls, address, request, signal),
-    }, seeds, progress, this.stopSignal.signal);
+    }, seeds, progress, this.stopSignal.signal).then((refusal) => {
+      if (refusal !== null && !this.stopped) this.opts.onEvent?.({ type: 'join-refused', reason: refusal });
+    });
   }
 
   /**
@@ -720,6 +726,10 @@ export class RaftNode extends EventEmitter {
       this.storage.setConfState(cs);
       this.updatePeers(cc);
       this.opts.onEvent?.({ type: 'membership', index: e.index, changes: cc.changes, configuration: cs });
+      for (const change of cc.changes) {
+        if (change.nodeId !== this.id) continue;
+        this.removalAppliedAt = change.type === 'removeNode' ? e.index : 0;
+      }
     }
     const applyStarted = performance.now();
     this.opts.stateMachine.apply(entries);
@@ -728,7 +738,26 @@ export class RaftNode extends EventEmitter {
     this.applied = last.index;
     this.proposals.onApplied(entries);
     this.reads.onApplied(this.applied);
+    this.noticeOwnRemoval();
   }
+
+  /**
+   * Once this node has applied its own removal and everything committed after it (a node catching
+   * up through an old removal of its name may be re-added later in the log), it records it and
+   * says so: it will never hear from the group again (etcd's member stops the same way).
+   */
+  private noticeOwnRemoval(): void {
+    const at = this.removalAppliedAt;
+    if (at === 0 || this.applied < this.raw.status().commit || this.storage.removedAt() !== 0) return;
+    const cs = this.raw.status().confState;
+    if ([cs.voters, cs.learners, cs.votersOutgoing, cs.learnersNext].some((ids) => ids.includes(this.id))) return;
+    this.removalAppliedAt = 0;
+    this.storage.markRemoved(at);
+    this.opts.onEvent?.({ type: 'removed', index: index(at), clusterId: this.storage.clusterId() });
+  }
+
+  /** The index at which this node's removal applied in this process, not yet noticed (see noticeOwnRemoval); 0 if none. */
+  private removalAppliedAt = 0;
 
   /** A change's context, when not empty, is the UTF-8 peer address of the node it adds. */
   private updatePeers(cc: ConfChange): void {

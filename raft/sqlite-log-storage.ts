@@ -29,6 +29,8 @@ CREATE TABLE IF NOT EXISTS log_start (id INTEGER PRIMARY KEY CHECK (id = 1), idx
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
+/** The meta row holding the index at which this node's removal applied (see removedAt). */
+const removedAtKey = 'removed_at';
 /** The meta row holding the cluster id. */
 const clusterIdKey = 'cluster_id';
 
@@ -188,6 +190,19 @@ export class SqliteLogStorage implements LogStorage {
     if (id === '') throw new Error('assert: empty cluster id');
     this.durably(() => this.writeClusterId(id));
     this.cluster = id;
+  }
+
+  /**
+   * The log index at which this node's own removal from the group was applied (with no later
+   * re-addition up to the commit index then), or 0. A removed member's data cannot rejoin.
+   */
+  removedAt(): number {
+    return Number(this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(removedAtKey) ?? 0);
+  }
+
+  /** Records that this node was removed at `at` (see removedAt). Durable on return. */
+  markRemoved(at: number): void {
+    this.durably(() => this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(removedAtKey, String(at)));
   }
 
   private writeClusterId(id: string): void {

@@ -150,7 +150,7 @@ export function messageBytes(m: Message): number {
 const errorCodes: Record<RaftNodeErrorCode, true> = {
   NotLeader: true, ProposalDropped: true, ProposalOverwritten: true, OutcomeUnknown: true, ConfChangePending: true,
   QueueFull: true, TooLarge: true, Timeout: true, Unavailable: true, Stopped: true, Remote: true,
-  AlreadyMember: true, NotMember: true, NotLearner: true, LearnerBehind: true, LastVoter: true, PermissionDenied: true,
+  AlreadyMember: true, NotMember: true, NotLearner: true, LearnerBehind: true, LastVoter: true, PermissionDenied: true, Removed: true,
 };
 
 /** A RaftNodeError code from the network, or Remote when this build does not know it. */

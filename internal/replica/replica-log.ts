@@ -15,6 +15,14 @@ export function logRaftEvent(logger: Logger, event: RaftEvent): void {
     logger.info(`raft: became ${event.role}`, { term: event.term, role: event.role, previousRole: event.previousRole, leader: event.leader });
     return;
   }
+  if (event.type === 'removed') {
+    logger.error(`raft: this replica was removed from cluster ${event.clusterId} (at log index ${event.index}); stopping: its data directory cannot rejoin (to add it again, start it with an empty data directory and --join)`, { index: event.index, clusterId: event.clusterId });
+    return;
+  }
+  if (event.type === 'join-refused') {
+    logger.error(`raft: cannot join the cluster: ${event.reason}; stopping (start it under a name no member has, with a peer certificate of that name)`);
+    return;
+  }
   const { voters, learners, votersOutgoing } = event.configuration;
   logger.info('raft: membership changed', {
     index: event.index,

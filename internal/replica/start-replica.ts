@@ -70,6 +70,11 @@ export interface ReplicaOptions {
   readonly audit?: AuditFlags;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
+  /**
+   * Called once this replica applied its own removal from the group, or the group refused its
+   * join for good: the process should stop (it will never hear from the group again).
+   */
+  readonly onRemoved?: () => void;
   /** Where the replica logs (JSON lines, --v): its own events, its requests, its Raft node and controllers. */
   readonly logger: Logger;
   /** --tracing-config-file's settings: spans exported over OTLP HTTP. Absent or null: no tracer provider. */
@@ -124,7 +129,10 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(options.snapshotEveryBytes !== undefined ? { snapshotEveryBytes: options.snapshotEveryBytes } : {}),
       ...(options.snapshotCatchUpEntries !== undefined ? { snapshotCatchUpEntries: options.snapshotCatchUpEntries } : {}),
       onError: (err) => log('raft background error', err),
-      onEvent: (event) => logRaftEvent(logger, event),
+      onEvent: (event) => {
+        logRaftEvent(logger, event);
+        if (event.type === 'removed' || event.type === 'join-refused') setImmediate(() => options.onRemoved?.());
+      },
       timings: registerRaftTimings(metricsRegistry),
     },
   });

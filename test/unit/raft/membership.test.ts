@@ -97,3 +97,21 @@ test('the join loop ends when its node stops', async () => {
   };
   await joinGroup(node, ['h1:1'], () => {}, stop.signal);
 });
+
+test('the join loop gives up, with the reason, when the name is another member\'s or the certificate is not the name\'s', async () => {
+  for (const code of ['AlreadyMember', 'PermissionDenied'] as const) {
+    let asked = 0;
+    const node: JoiningNode = {
+      id: 'n2', peerAddress: 'h9:1', ownRole: () => null, learn: () => {},
+      ask: async () => {
+        asked += 1;
+        throw new RaftNodeError(code, `n2 is a member already at h2:1 (not h9:1)`);
+      },
+    };
+    const lines: string[] = [];
+    const refusal = await joinGroup(node, ['h1:1'], (m) => lines.push(m), new AbortController().signal);
+    assert.equal(asked, 1, `${code}: asked once, never retried`);
+    assert.match(refusal ?? '', new RegExp(`join refused \\(${code}\\): n2 is a member already`));
+    assert.match(lines.at(-1) ?? '', /giving up$/);
+  }
+});
