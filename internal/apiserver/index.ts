@@ -23,7 +23,7 @@ import { selectPlugins } from '../admission/plugin-selection.ts';
 import { startAdmission } from '../admission/start-admission.ts';
 import type { HealthCheck } from './health.ts';
 import {
-  bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, closingBodyWaitMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
+  bootstrapAttemptsMax, bootstrapRetryMs, bootstrapWaitMs, closingBodyWaitMs, closingDrainMs, http2StreamsPerConnectionMax, idleConnectionTimeoutMs, requestBodyTimeoutMsDefault, shutdownGraceMs,
   watchStallTimeoutMsDefault,
 } from './limits.ts';
 import { ApiMetrics } from './metrics.ts';
@@ -335,7 +335,6 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
       await customResources.stop();
       await admission.stop();
       for (const listener of [...shutdownListeners]) listener();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Let running requests (and the watches just told to stop) finish, then close connections.
       let timer: NodeJS.Timeout | undefined;
       const idle = inflight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
@@ -343,11 +342,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
       clearTimeout(timer);
       // HTTP/2: GOAWAY; a stream the client opens after it is refused unprocessed, and it knows it.
       for (const s of sessions) s.close();
-      // HTTP/1.1 has no such signal: a keep-alive connection ended now may cross a request its
-      // client is just sending, which then fails with its outcome unknown. Each connection
-      // answering a request has closed after it (Connection: close); idle ones stay open a while
-      // longer, a request racing in being refused with a 503 (never processed, safely retried
-      // elsewhere), and are cut after that.
+      // HTTP/1.1 has no such signal: a keep-alive connection ended while idle may cross a request
+      // its client is just sending, whose outcome is then unknown. So the listener stays open a
+      // while (server.close() ends idle HTTP/1 connections at once): each connection answering a
+      // request closes after it (Connection: close), a request racing in is refused with a 503
+      // (never processed, safely retried elsewhere), and only what is left is closed after that.
+      await drainHttp1Connections(() => http1SocketCount(sockets, sessions), closingDrainMs);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const killer = setTimeout(() => {
         for (const s of sessions) s.destroy();
         for (const s of sockets) s.destroy();
@@ -379,4 +380,18 @@ function refuseWhileClosing(res: Http2ServerResponse): void {
   };
   const timer = setTimeout(answer, closingBodyWaitMs);
   res.req.once('end', answer).once('error', answer).resume();
+}
+
+/** The open connections that speak HTTP/1.1 (every TLS socket that carries no HTTP/2 session). */
+function http1SocketCount(sockets: ReadonlySet<Socket>, sessions: ReadonlySet<Http2Session>): number {
+  const http2 = new Set<unknown>([...sessions].map((s) => s.socket));
+  let n = 0;
+  for (const s of sockets) if (!http2.has(s)) n++;
+  return n;
+}
+
+/** Waits until no HTTP/1.1 connection is open, or `ms` passed. */
+async function drainHttp1Connections(count: () => number, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (count() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
 }

@@ -43,6 +43,12 @@ export const gzipBytesMin = 128;
 /** How long `close()` waits for open requests before cutting connections. */
 export const shutdownGraceMs = 2000;
 
+/**
+ * How long a closing server keeps idle HTTP/1.1 connections open, refusing what arrives on them
+ * with a 503, before it ends them (see close() in index.ts).
+ */
+export const closingDrainMs = 2000;
+
 /** How long a request refused while the server closes may take to send its body before the 503 goes anyway. */
 export const closingBodyWaitMs = 1000;
 
@@ -79,3 +85,17 @@ export const bootstrapWaitMs = 2000;
  * and a free-form field (a ControllerRevision's data) nested 2,000 deep overflowed them.
  */
 export const bodyNestingDepthMax = 1000;
+
+/**
+ * How long a replica asked for a snapshot (`GET /orch/v1/snapshot`) waits to confirm, through a
+ * ReadIndex round with the leader, that it has applied every write acknowledged before the
+ * request: past it the download is refused (503) rather than made of possibly stale data.
+ */
+export const snapshotReadBarrierTimeoutMs = 5000;
+
+/**
+ * A snapshot download whose client takes nothing for this long is cut: its copy of the store on
+ * disk and its download slot are held only that long for a stuck client, however slowly a reading
+ * one goes (as watchStallTimeoutMsDefault for watches).
+ */
+export const snapshotStallTimeoutMsDefault = 60_000;

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logFormatVersion } from '../../raft/formats.ts';
 import { RaftNodeError, type RaftNode } from '../../raft/index.ts';
+import { snapshotReadBarrierTimeoutMs } from '../apiserver/limits.ts';
 import type { MemberInfo } from '../../raft/index.ts';
 import {
   MaintenanceError, type Leadership, type MaintenanceBackend, type Member, type MembersView, type ReplicaStatus, type SnapshotDownload,
@@ -23,7 +24,7 @@ import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
 export const snapshotDownloadsMax = 2;
 
 /** What the backend uses of the Raft node. */
-export type MaintainedNode = Pick<RaftNode, 'id' | 'isLeader' | 'leaderId' | 'status' | 'clusterId' | 'termAt' | 'members' | 'addMember' | 'promoteMember' | 'removeMember' | 'transferLeadership'>;
+export type MaintainedNode = Pick<RaftNode, 'id' | 'isLeader' | 'leaderId' | 'status' | 'clusterId' | 'termAt' | 'members' | 'addMember' | 'promoteMember' | 'removeMember' | 'transferLeadership' | 'readIndex'>;
 
 /** What the backend needs of the replica. */
 export interface MaintenanceBackendOptions {
@@ -31,6 +32,8 @@ export interface MaintenanceBackendOptions {
   readonly storage: Pick<ReplicatedStorage, 'stateMachine' | 'localRevision'>;
   /** The replica's data directory: the store in `state/`, the Raft log in `raft/`, download copies in `snapshot-downloads/`. */
   readonly dataDir: string;
+  /** How long a snapshot waits to confirm this replica is current (default snapshotReadBarrierTimeoutMs). */
+  readonly readBarrierTimeoutMs?: number;
 }
 
 /** The orch release: the version of the nearest package.json named orch above this file (source or dist). */
@@ -62,6 +65,27 @@ function translate(err: unknown, leader: string | null): unknown {
     default:
       // Stopped, dropped or overwritten proposals, full queues, an unknown outcome: try again later.
       return new MaintenanceError('Unavailable', `${err.code}: ${err.message}`);
+  }
+}
+
+/**
+ * Resolves once this replica has applied every entry the leader had committed when it was called
+ * (a ReadIndex round through the leader, then the local apply catching up); rejects with
+ * MaintenanceError Unavailable when that is not confirmed within `timeoutMs`. A replica cut off
+ * from the leader, or removed from the group, gets no read index: it never confirms.
+ */
+async function confirmCurrent(raft: MaintainedNode, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no read index confirmed by a leader within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([raft.readIndex(), timeout]);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new MaintenanceError('Unavailable', `this replica cannot confirm it is current with the cluster's leader: ${why}; take the snapshot from another replica`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -168,6 +192,9 @@ export class ReplicaMaintenance implements MaintenanceBackend {
       await Promise.all(['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${path}${suffix}`, { force: true })));
     };
     try {
+      // A stale copy (a replica removed or cut off) would back up old data as if it were current:
+      // the copy is made only once it holds every write acknowledged before this request.
+      await confirmCurrent(this.opts.raft, this.opts.readBarrierTimeoutMs ?? snapshotReadBarrierTimeoutMs);
       await mkdir(this.downloadsDir, { recursive: true });
       await this.opts.storage.stateMachine.snapshotTo(path);
       const { raft } = this.opts;

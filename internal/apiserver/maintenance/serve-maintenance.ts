@@ -25,6 +25,8 @@ export interface MaintenanceRequest {
   readonly out: Responder;
   readonly bodyTimeoutMs: number;
   readonly log: (message: string, err?: unknown) => void;
+  /** A snapshot download whose client takes nothing for this long is cut (default snapshotStallTimeoutMsDefault). */
+  readonly snapshotStallTimeoutMs?: number;
 }
 
 /** Throws the 503 unless this replica leads: a leader-only call changes nothing on a follower. */
@@ -96,7 +98,7 @@ export async function serveMaintenance(backend: MaintenanceBackend, req: Mainten
     }
     case 'snapshot':
       if (method !== 'GET') throw methodNotAllowed();
-      return call(backend, () => serveSnapshot(backend, out, req.log));
+      return call(backend, () => serveSnapshot(backend, out, req.log, req.snapshotStallTimeoutMs === undefined ? {} : { stallTimeoutMs: req.snapshotStallTimeoutMs }));
     default:
       throw pathNotFound();
   }

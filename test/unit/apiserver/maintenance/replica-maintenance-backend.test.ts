@@ -2,7 +2,7 @@
 // and a real state database: Raft's refusals become the API's codes, a learner reports itself as
 // one, and snapshot downloads are bounded, carry the entry's term, and leave no copy behind.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -19,7 +19,7 @@ after(() => {
 });
 
 /** A node `orch-2` following `orch-1`, a learner `orch-3`; `failWith` makes every change fail so. */
-function fakeNode(options: { self?: string; failWith?: RaftNodeError; termAt?: (index: number) => number } = {}): MaintainedNode {
+function fakeNode(options: { self?: string; failWith?: RaftNodeError; termAt?: (index: number) => number; readIndex?: () => Promise<number> } = {}): MaintainedNode {
   const self = options.self ?? 'orch-2';
   const members: MemberInfo[] = [
     { id: 'orch-1', peerAddress: 'h1:1', role: 'voter' },
@@ -38,14 +38,15 @@ function fakeNode(options: { self?: string; failWith?: RaftNodeError; termAt?: (
     promoteMember: change,
     removeMember: change,
     transferLeadership: change,
+    readIndex: options.readIndex ?? (() => Promise.resolve(9)),
     ...(options.termAt === undefined ? {} : { termAt: options.termAt }),
   };
   return node as unknown as MaintainedNode;
 }
 
-function backendOf(raft: MaintainedNode, dataDir = join(dir, 'replica')): ReplicaMaintenance {
+function backendOf(raft: MaintainedNode, dataDir = join(dir, 'replica'), readBarrierTimeoutMs?: number): ReplicaMaintenance {
   const storage = { stateMachine: machine, localRevision: () => machine.currentRevision() } as unknown as MaintenanceBackendOptions['storage'];
-  return new ReplicaMaintenance({ raft, storage, dataDir });
+  return new ReplicaMaintenance({ raft, storage, dataDir, ...(readBarrierTimeoutMs === undefined ? {} : { readBarrierTimeoutMs }) });
 }
 
 test('Raft refusals become the maintenance codes, NotLeader with the leader it knows', async () => {
@@ -112,4 +113,40 @@ test(`snapshot downloads are bounded to ${snapshotDownloadsMax} at once, carry t
   assert.deepEqual(readdirSync(join(dataDir, 'snapshot-downloads')), []);
   const again = await backend.openSnapshot();
   await again.release();
+});
+
+test('a replica that cannot get a read index from the leader (removed, cut off) refuses the snapshot: no copy, its slot given back', async () => {
+  const dataDir = join(dir, 'stale');
+  const copies = (): string[] => (existsSync(join(dataDir, 'snapshot-downloads')) ? readdirSync(join(dataDir, 'snapshot-downloads')) : []);
+  const refusedByRaft = backendOf(fakeNode({ readIndex: () => Promise.reject(new RaftNodeError('Timeout', 'read index not confirmed')) }), dataDir);
+  for (let i = 0; i <= snapshotDownloadsMax; i++) {
+    await assert.rejects(refusedByRaft.openSnapshot(), (e: unknown) => e instanceof MaintenanceError && e.code === 'Unavailable'
+      && e.message === "this replica cannot confirm it is current with the cluster's leader: read index not confirmed; take the snapshot from another replica");
+  }
+  assert.deepEqual(copies(), []);
+  // A read index that never comes (no leader answers) is waited for only so long.
+  const started = Date.now();
+  const unanswered = backendOf(fakeNode({ readIndex: () => new Promise<number>(() => undefined) }), dataDir, 100);
+  await assert.rejects(unanswered.openSnapshot(), (e: unknown) => e instanceof MaintenanceError && e.code === 'Unavailable' && /within 100 ms; take the snapshot from another replica$/.test(e.message));
+  assert.ok(Date.now() - started < 2000);
+  assert.deepEqual(copies(), []);
+});
+
+test('the copy is made only once the read index is applied here', async () => {
+  const order: string[] = [];
+  let confirm = (): void => undefined;
+  const node = fakeNode({ termAt: () => 4, readIndex: () => new Promise<number>((resolve) => (confirm = () => {
+    order.push('read index applied');
+    resolve(9);
+  })) });
+  const snapshotTo = machine.snapshotTo.bind(machine);
+  const storage = { stateMachine: { snapshotTo: (path: string) => (order.push('copy'), snapshotTo(path)) }, localRevision: () => 0 } as unknown as MaintenanceBackendOptions['storage'];
+  const backend = new ReplicaMaintenance({ raft: node, storage, dataDir: join(dir, 'ordered') });
+  const opening = backend.openSnapshot();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(order, []);
+  confirm();
+  const download = await opening;
+  await download.release();
+  assert.deepEqual(order, ['read index applied', 'copy']);
 });
