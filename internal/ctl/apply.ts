@@ -2,6 +2,7 @@
 import { ApiError } from '../client/errors.ts';
 import { booleanOption, parseCommandArgs, requirePositionals } from './args.ts';
 import { CtlError, type CtlCommand } from './command.ts';
+import { objectHints } from './errors.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
 import { discoverResources, displayName, objectPath, resourceForKind } from './discovery.ts';
 import { readManifests } from './manifests.ts';
@@ -64,7 +65,7 @@ export const applyCommand: CtlCommand = {
         }
         io.stdout(`${displayName(resource, object.metadata.name)} serverside-applied\n`);
       }
-    });
+    }, objectHints);
     return 0;
   },
 };

@@ -15,15 +15,51 @@ export interface ParsedArgs {
 /** Every command takes --help. */
 const helpOption: OptionSpec = { help: { type: 'boolean', short: 'h' } };
 
+/** The flags that may come anywhere before a command's or subcommand's name, each taking a value. */
+export const connectionFlagsWithValue: ReadonlySet<string> = new Set(['--kubeconfig', '--context', '--endpoints', '--request-timeout']);
+
+const connectionFlagOptions: OptionSpec = Object.fromEntries([...connectionFlagsWithValue].map((flag) => [flag.slice(2), { type: 'string' as const }]));
+
 /** Parses `args` for `command`; an unknown flag or a missing value is a usage error naming the command's --help. */
 export function parseCommandArgs(command: string, args: readonly string[], options: OptionSpec): ParsedArgs {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options: { ...helpOption, ...options }, strict: true, allowPositionals: true });
+    // The connection flags are accepted (and unused) by commands that do not connect, as kubectl's global flags are: `orchctl --kubeconfig k snapshot status f` works.
+    const { values, positionals } = parseArgs({ args: [...args], options: { ...connectionFlagOptions, ...helpOption, ...options }, strict: true, allowPositionals: true });
     return { values: values as ParsedArgs['values'], positionals };
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0] ?? 'bad arguments';
-    throw new CtlError(`${message.replace(/\.$/, '')}; see orchctl ${command} --help`, 2);
+    throw new CtlError(`${parseErrorText(error as Error & { code?: string }, command)}; see orchctl ${command} --help`, 2);
   }
+}
+
+/** parseArgs' complaint in orchctl's words (its own text suggests `--` and cuts mid-thought). */
+function parseErrorText(error: Error & { code?: string }, command: string): string {
+  const flag = /'([^']+)'/.exec(error.message)?.[1] ?? '';
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown flag ${flag} for orchctl ${command}`;
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `flag ${flag.split(' ')[0] ?? flag} of orchctl ${command} needs a value`;
+  return `orchctl ${command}: ${(error.message.split('\n')[0] ?? 'bad arguments').replace(/\.$/, '')}`;
+}
+
+/**
+ * Where the first word that is not a connection flag (nor its value) is in `argv`, or -1: the
+ * command's name, or within a group the subcommand's name (`orchctl --kubeconfig k member
+ * --context c list`).
+ */
+export function nameIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (connectionFlagsWithValue.has(arg)) {
+      i += 1;
+      continue;
+    }
+    if (arg.startsWith('--') && connectionFlagsWithValue.has(arg.slice(0, arg.indexOf('=')))) continue;
+    return i;
+  }
+  return -1;
+}
+
+/** `argv` without the name at `index`: the flags that came before it go after the rest, where the command parses them. */
+export function withoutName(argv: readonly string[], index: number): string[] {
+  return [...argv.slice(index + 1), ...argv.slice(0, index)];
 }
 
 /** A string option's value, or undefined. */
@@ -84,8 +120,11 @@ export function parsePeerList(text: string, flag: string): Record<string, string
     const eq = item.indexOf('=');
     const name = eq < 0 ? '' : item.slice(0, eq);
     if (name === '') throw new CtlError(`--${flag}: "${item}" is not name=host:port`, 2);
-    if (name in peers) throw new CtlError(`--${flag}: ${name} is named twice`, 2);
-    peers[name] = parseHostPort(item.slice(eq + 1), flag);
+    if (name in peers) throw new CtlError(`--${flag}: ${name} is named twice; give each member once`, 2);
+    const address = parseHostPort(item.slice(eq + 1), flag);
+    const sharing = Object.keys(peers).find((other) => peers[other] === address);
+    if (sharing !== undefined) throw new CtlError(`--${flag}: ${sharing} and ${name} have the same address ${address}; give each member its own peer address`, 2);
+    peers[name] = address;
   }
   if (Object.keys(peers).length === 0) throw new CtlError(`--${flag} names no member: give name=host:port,...`, 2);
   return peers;

@@ -8,7 +8,7 @@ import { OrchClient } from '../client/client.ts';
 import { loadKubeconfig, resolveContext, sameCaServers, type Kubeconfig, type KubeconfigCluster } from '../client/kubeconfig.ts';
 import { parseDurationMs, stringOption, type OptionSpec, type ParsedArgs } from './args.ts';
 import { CtlError, type CtlIo } from './command.ts';
-import { toCtlError } from './errors.ts';
+import { toCtlError, type ApiHints } from './errors.ts';
 
 /** The flags of every command that talks to a cluster. */
 export const connectionOptions: OptionSpec = {
@@ -146,13 +146,13 @@ export class Connection {
   }
 }
 
-/** Opens a connection from parsed flags, runs `body`, and always closes it. */
-export async function withConnection<T>(parsed: ParsedArgs, io: CtlIo, body: (connection: Connection) => Promise<T>): Promise<T> {
+/** Opens a connection from parsed flags, runs `body`, and always closes it; `hints` say what to do about the API errors the command may meet. */
+export async function withConnection<T>(parsed: ParsedArgs, io: CtlIo, body: (connection: Connection) => Promise<T>, hints?: ApiHints): Promise<T> {
   const connection = Connection.open(connectionFlags(parsed, io));
   try {
     return await body(connection);
   } catch (error) {
-    throw toCtlError(error, connection.requestTimeoutText);
+    throw toCtlError(error, connection.requestTimeoutText, hints);
   } finally {
     await connection.close();
   }

@@ -1,6 +1,7 @@
 // `orchctl delete <resource> <name>...` or `orchctl delete -f <file>`: deletes objects.
 import { parseCommandArgs, requirePositionals } from './args.ts';
 import { CtlError, type CtlCommand } from './command.ts';
+import { objectHints } from './errors.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
 import { discoverResources, displayName, objectPath, resolveResource, resourceForKind, type ApiResource } from './discovery.ts';
 import { readManifests } from './manifests.ts';
@@ -52,7 +53,7 @@ export const deleteCommand: CtlCommand = {
         await client.delete(objectPath(resource, namespace, name), { signal: connection.requestSignal() });
         io.stdout(`${displayName(resource, name)} deleted\n`);
       }
-    });
+    }, objectHints);
     return 0;
   },
 };

@@ -84,7 +84,7 @@ export function resolveResource(resources: readonly ApiResource[], text: string)
     );
     if (found !== undefined) return found;
   }
-  throw new CtlError(`the server doesn't have a resource type "${text}"; see kubectl api-resources for the names it serves`);
+  throw new CtlError(`the server doesn't have a resource type "${text}"; check the spelling (kubectl api-resources against the same kubeconfig lists the names it serves)`);
 }
 
 /** The resource of a manifest's apiVersion and kind (`apps/v1`, `Deployment`). */

@@ -1,6 +1,7 @@
 // orchctl's top level: finds the command in the arguments (connection flags may come before it),
 // runs it, and turns any failure into one `error: ...` line and an exit code (1, or 2 for usage).
 import { applyCommand } from './apply.ts';
+import { nameIndex, withoutName } from './args.ts';
 import { certsCommand } from './certs.ts';
 import { CtlError, type CtlCommand, type CtlIo } from './command.ts';
 import { deleteCommand } from './delete.ts';
@@ -16,9 +17,6 @@ import { watchCommand } from './watch.ts';
 export const commands: readonly CtlCommand[] = [
   statusCommand, memberCommand, leaderCommand, snapshotCommand, certsCommand, getCommand, applyCommand, deleteCommand, watchCommand,
 ];
-
-/** Flags that may come before the command's name, and take a value. */
-const leadingFlagsWithValue = new Set(['--kubeconfig', '--context', '--endpoints', '--request-timeout']);
 
 /** The text of `orchctl --help`. */
 export function topUsage(all: readonly CtlCommand[]): string {
@@ -36,18 +34,7 @@ Connection flags (any command that talks to the cluster): --kubeconfig FILE, --c
 }
 
 /** Where the command's name is in `argv`: after any leading connection flags. */
-export function commandIndex(argv: readonly string[]): number {
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    if (leadingFlagsWithValue.has(arg)) {
-      i += 1;
-      continue;
-    }
-    if (arg.startsWith('--') && leadingFlagsWithValue.has(arg.slice(0, arg.indexOf('=')))) continue;
-    return i;
-  }
-  return -1;
-}
+export const commandIndex = nameIndex;
 
 async function dispatch(argv: readonly string[], io: CtlIo, all: readonly CtlCommand[]): Promise<number> {
   const index = commandIndex(argv);
@@ -61,7 +48,7 @@ async function dispatch(argv: readonly string[], io: CtlIo, all: readonly CtlCom
     const what = name.startsWith('-') ? `unknown flag ${name} before the command` : `unknown command "${name}"`;
     throw new CtlError(`${what}; see orchctl --help for the commands`, 2);
   }
-  return command.run([...argv.slice(0, index), ...argv.slice(index + 1)], io);
+  return command.run(withoutName(argv, index), io);
 }
 
 /** Runs orchctl with `argv` (the arguments after the program name); returns the exit code. */

@@ -3,6 +3,7 @@
 import type { KubeObject } from '../client/objects.ts';
 import { outputFormat, parseCommandArgs, requirePositionals, stringOption } from './args.ts';
 import type { CtlCommand } from './command.ts';
+import { objectHints } from './errors.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
 import { collectionPath, discoverResources, displayName, objectPath, resolveResource, type ApiResource } from './discovery.ts';
 import { namespaceOptions, namespaceScope, namespaceUsage, requestNamespace } from './object-scope.ts';
@@ -79,7 +80,7 @@ export const getCommand: CtlCommand = {
       }
       const single = names.length === 1 ? objects[0] : asList(objects);
       io.stdout(format === 'json' ? formatJson(single) : formatYaml(single));
-    });
+    }, objectHints);
     return 0;
   },
 };

@@ -10,7 +10,6 @@ const transferUsage = `Usage: orchctl leader transfer <name> [connection flags]
 Hands leadership to the voter <name> and waits until it leads (the leader answers 504 if it does
 not in time).
 
-Flags:
 ${connectionUsage}
 `;
 
@@ -25,7 +24,10 @@ const transfer: CtlSubcommand = {
       return 0;
     }
     const [target] = requirePositionals('leader transfer', parsed, 1, 1, 'the name of the voter to hand leadership to');
-    const answer = await withConnection(parsed, io, (c) => transferLeader(c.client(), target ?? '', c.requestSignal()));
+    const answer = await withConnection(parsed, io, (c) => transferLeader(c.client(), target ?? '', c.requestSignal()), {
+      404: 'orchctl member list shows the members',
+      400: 'leadership goes to a voter: orchctl member list shows each member\'s role (orchctl member promote makes a caught-up learner a voter)',
+    });
     io.stdout(`leader: ${answer.leader}\n`);
     return 0;
   },

@@ -40,13 +40,20 @@ function objectsOf(value: unknown, source: string): Manifest[] {
   return [{ source, object: object as Manifest['object'] }];
 }
 
+/** A YAML error's first line, whole: its text ends "at line 4, column 1:" before a code excerpt. */
+function yamlErrorText(error: { message: string; linePos?: readonly [{ line: number; col: number }, ...unknown[]] | undefined }): string {
+  const first = (error.message.split('\n')[0] ?? '').replace(/:\s*$/, '').replace(/ at line \d+, column \d+$/, '');
+  const at = error.linePos?.[0];
+  return at === undefined ? first : `${first} (line ${at.line}, column ${at.col})`;
+}
+
 /** Parses YAML (or JSON) text holding any number of documents. */
 export function parseManifests(text: string, source: string): Manifest[] {
   const documents = parseAllDocuments(text);
   const list = Array.isArray(documents) ? documents : [documents];
   return list.flatMap((document) => {
     const firstError = document.errors[0];
-    if (firstError !== undefined) throw new CtlError(`${source}: not valid YAML: ${firstError.message.split('\n')[0] ?? ''}`);
+    if (firstError !== undefined) throw new CtlError(`${source}: not valid YAML: ${yamlErrorText(firstError)}`);
     return objectsOf(document.toJS(), source);
   });
 }

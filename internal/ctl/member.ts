@@ -3,12 +3,20 @@ import { ApiError } from '../client/errors.ts';
 import { booleanOption, outputFormat, parseCommandArgs, parseDurationMs, parseHostPort, requirePositionals, stringOption, type ParsedArgs } from './args.ts';
 import { CtlError, type CtlIo } from './command.ts';
 import { connectionOptions, connectionUsage, withConnection, type Connection } from './connection.ts';
+import type { ApiHints } from './errors.ts';
 import { addMember, getMembers, promoteMember, removeMember, type Member, type MembersView } from './maintenance-api.ts';
 import { cellText, formatJson, formatTable } from './output.ts';
 import { commandGroup, type CtlSubcommand } from './subcommands.ts';
 
 /** How often `member add` asks again to promote a learner that is still behind. */
 const promoteRetryMs = 1000;
+
+/** What to do about the answers of the calls naming a member. */
+export const memberHints: ApiHints = {
+  404: 'orchctl member list shows the members',
+  400: 'orchctl member list shows each member\'s role',
+  409: 'orchctl member list shows the membership as it is now',
+};
 
 /** Parses a subcommand's flags; prints its usage and returns null for --help. */
 function parseOrHelp(command: string, args: readonly string[], io: CtlIo, usage: string, options: Parameters<typeof parseCommandArgs>[2] = {}): ParsedArgs | null {
@@ -136,7 +144,6 @@ const removeUsage = `Usage: orchctl member remove <name> [connection flags]
 Removes a member (running or dead) from the Raft group. The last voter cannot be removed. Stop the
 removed replica afterwards; its data directory cannot rejoin.
 
-Flags:
 ${connectionUsage}
 `;
 
@@ -148,7 +155,7 @@ const remove: CtlSubcommand = {
     const parsed = parseOrHelp('member remove', args, io, removeUsage);
     if (parsed === null) return 0;
     const [name] = requirePositionals('member remove', parsed, 1, 1, 'the name of the member to remove');
-    const answer = await withConnection(parsed, io, (c) => removeMember(c.client(), name ?? '', c.requestSignal()));
+    const answer = await withConnection(parsed, io, (c) => removeMember(c.client(), name ?? '', c.requestSignal()), memberHints);
     io.stdout(`member ${answer.removed} removed\n`);
     return 0;
   },
@@ -159,7 +166,6 @@ const promoteUsage = `Usage: orchctl member promote <name> [connection flags]
 Makes a learner that has caught up with the leader a voter. Answers an error, saying by how many
 entries, while it is still behind.
 
-Flags:
 ${connectionUsage}
 `;
 
@@ -171,7 +177,7 @@ const promote: CtlSubcommand = {
     const parsed = parseOrHelp('member promote', args, io, promoteUsage);
     if (parsed === null) return 0;
     const [name] = requirePositionals('member promote', parsed, 1, 1, 'the name of the learner to promote');
-    const member = await withConnection(parsed, io, (c) => promoteMember(c.client(), name ?? '', c.requestSignal()));
+    const member = await withConnection(parsed, io, (c) => promoteMember(c.client(), name ?? '', c.requestSignal()), memberHints);
     io.stdout(`member ${member.name} promoted to ${member.role}\n`);
     return 0;
   },

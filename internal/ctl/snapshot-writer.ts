@@ -1,8 +1,10 @@
 // Saves a snapshot download to a file safely: into `<file>.part`, checking while it writes that
 // the data after the header line is exactly the header's `size` bytes with its `sha256`, then
 // fsync, the header re-read and checked by the storage module's reader, rename, fsync of the
-// directory. A download that is cut, too long or corrupt leaves no `<file>` (and no `.part`).
+// directory. A download that is cut, too long or corrupt leaves no `<file>` (and no `.part`), nor
+// does an interrupt: SIGINT or SIGTERM while it writes removes the `.part` and exits (130, 143).
 import { createHash } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { readSnapshotHeader, snapshotMagic, type SnapshotHeader } from '../storage/snapshot-file.ts';
@@ -68,6 +70,17 @@ export async function saveSnapshotStream(body: AsyncIterable<Buffer | Uint8Array
   const part = `${file}.part`;
   const handle = await open(part, 'w');
   let closed = false;
+  // Node's default for these signals exits at once, leaving the .part: remove it first, exit as the shell expects (128 + signal).
+  const onSignal = (signal: NodeJS.Signals): void => {
+    try {
+      unlinkSync(part);
+    } catch {
+      // Renamed or removed already.
+    }
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const reader = new HeaderReader();
     const hash = createHash('sha256');
@@ -104,5 +117,8 @@ export async function saveSnapshotStream(body: AsyncIterable<Buffer | Uint8Array
     if (!closed) await handle.close().catch(() => undefined);
     await unlink(part).catch(() => undefined);
     throw error;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

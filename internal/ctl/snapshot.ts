@@ -1,13 +1,15 @@
 // `orchctl snapshot save|status|restore`: copy the store of a running cluster to a file, check a
 // file, and make a new cluster's data directories from one (docs/operations.md).
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { restoreDataDir } from '../storage/restore-data-dir.ts';
 import { verifySnapshotFile, type SnapshotHeader } from '../storage/snapshot-file.ts';
 import { outputFormat, parseCommandArgs, parsePeerList, requirePositionals, stringOption, type ParsedArgs } from './args.ts';
 import { CtlError, type CtlIo } from './command.ts';
 import { connectionOptions, connectionUsage, withConnection, type Connection } from './connection.ts';
 import { toCtlError } from './errors.ts';
-import { maintenanceRoot } from './maintenance-api.ts';
+import { getStatus, maintenanceRoot } from './maintenance-api.ts';
 import { formatBytes, formatJson } from './output.ts';
 import { saveSnapshotStream, type SavedSnapshot } from './snapshot-writer.ts';
 import { commandGroup, type CtlSubcommand } from './subcommands.ts';
@@ -40,29 +42,81 @@ export function formatSnapshotHeader(header: SnapshotHeader, fileBytes?: number)
 const saveUsage = `Usage: orchctl snapshot save <file> [--endpoint URL] [-o text|json] [connection flags]
 
 Downloads a consistent copy of the store (GET /orch/v1/snapshot) into <file>.part, checking its
-size and sha256 against the file's header as it writes, syncs it to disk and renames it to <file>.
-Prints its revision, raft index, size and sha256. A cut or corrupt download leaves no <file>.
+size and sha256 against the file's header as it writes, syncs it to disk and renames it to <file>
+(an existing <file> is replaced, as etcdctl snapshot save does). Prints the replica it came from,
+its revision, raft index, size and sha256. A cut or corrupt download, or an interrupt (Ctrl-C,
+SIGTERM), leaves no <file>.part and the old <file>, if any, as it was.
+
+Without --endpoint it copies from a follower that answers, else from the leader; a replica that
+refuses (one that cannot confirm it is current answers 503) is skipped for the next.
 
 Flags:
-  --endpoint URL             the replica to copy from (default: the first that answers)
+  --endpoint URL             the only replica to copy from
   -o, --output FORMAT        text (default) or json (the header)
 ${connectionUsage}
 `;
 
-/** Opens the snapshot download on `endpoint`, or on the first replica that answers. */
-async function openDownload(connection: Connection, endpoint: string | undefined): Promise<{ stream: OpenStream; source: string }> {
-  const candidates = endpoint === undefined ? connection.servers : [endpoint.replace(/\/+$/, '')];
+/** How long asking a replica its role may take, at most, before the downloads are tried. */
+const roleProbeMs = 5000;
+
+/**
+ * The replicas in the order to copy from: followers first (the copy costs the leader nothing),
+ * then the leader, then learners and candidates, then those that did not say (still tried: the
+ * status call may be denied where the download is not).
+ */
+export async function downloadOrder(connection: Connection): Promise<string[]> {
+  const rank: Readonly<Record<string, number>> = { follower: 0, leader: 1, learner: 2, candidate: 2 };
+  const ranked = await Promise.all(
+    connection.servers.map(async (server) => {
+      try {
+        const status = await getStatus(connection.replicaClient(server), AbortSignal.timeout(Math.min(roleProbeMs, connection.requestTimeoutMs)));
+        return { server, rank: rank[status.role] ?? 3 };
+      } catch {
+        return { server, rank: 4 };
+      }
+    }),
+  );
+  return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.server);
+}
+
+/** Opens the snapshot download on `endpoint` only, or on the first replica in downloadOrder that sends one. */
+async function openDownload(connection: Connection, endpoint: string | undefined, io: CtlIo): Promise<{ stream: OpenStream; source: string }> {
+  if (endpoint !== undefined) {
+    const source = endpoint.replace(/\/+$/, '');
+    return { stream: await connection.replicaClient(source).openStream(`${maintenanceRoot}/snapshot`, {}, new Set(), undefined, downloadSilenceMs), source };
+  }
   const failures: string[] = [];
-  for (const server of candidates) {
+  for (const server of await downloadOrder(connection)) {
     try {
       const stream = await connection.replicaClient(server).openStream(`${maintenanceRoot}/snapshot`, {}, new Set(), undefined, downloadSilenceMs);
       return { stream, source: server };
     } catch (error) {
-      if (endpoint !== undefined) throw error;
-      failures.push(`${server}: ${toCtlError(error).message}`);
+      // No advice for a 503 here: the next replica is tried, as the note says.
+      const reason = toCtlError(error, connection.requestTimeoutText, { 503: '' }).message;
+      io.stderr(`${server} sent no snapshot: ${reason}; trying the next replica\n`);
+      failures.push(`${server}: ${reason}`);
     }
   }
   throw new CtlError(`no replica sent a snapshot (${failures.join('; ')}); check orchctl status, or pick a replica with --endpoint`);
+}
+
+/**
+ * Refuses, before anything is downloaded, a <file> the download could not be renamed to: a
+ * directory, in a missing or unwritable directory. An existing file is replaced (as etcdctl does).
+ */
+export async function checkSnapshotDestination(file: string): Promise<void> {
+  const existing = await stat(file).catch(() => undefined);
+  if (existing?.isDirectory() === true) throw new CtlError(`${file} is a directory; give the path of the file to write, such as ${join(file, 'orch.snap')}`);
+  if (existing !== undefined && !existing.isFile()) throw new CtlError(`${file} is not a regular file; give the path of the file to write`);
+  const parent = dirname(file);
+  const parentStat = await stat(parent).catch(() => undefined);
+  if (parentStat === undefined) throw new CtlError(`${parent}: no such directory; create it, or give a path in an existing directory`);
+  if (!parentStat.isDirectory()) throw new CtlError(`${parent} is not a directory; give a path in an existing directory`);
+  try {
+    await access(parent, constants.W_OK);
+  } catch {
+    throw new CtlError(`${parent}: this user may not write there; give a path in a directory you may write to`);
+  }
 }
 
 const save: CtlSubcommand = {
@@ -76,8 +130,9 @@ const save: CtlSubcommand = {
     const format = outputFormat('snapshot save', parsed, ['text', 'json'], 'text');
     const file = resolve(io.cwd, fileArg ?? '');
     const endpoint = stringOption(parsed, 'endpoint');
+    await checkSnapshotDestination(file);
     const saved: SavedSnapshot & { source: string } = await withConnection(parsed, io, async (connection) => {
-      const { stream, source } = await openDownload(connection, endpoint);
+      const { stream, source } = await openDownload(connection, endpoint, io);
       return { ...(await saveSnapshotStream(stream.body, file, source)), source };
     });
     if (format === 'json') io.stdout(formatJson({ file, from: saved.source, header: saved.header }));
@@ -85,6 +140,14 @@ const save: CtlSubcommand = {
     return 0;
   },
 };
+
+/** A snapshot file that could not be read, in one line saying what to give instead. */
+function snapshotFileReadError(error: unknown, file: string): CtlError {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ENOENT') return new CtlError(`${file}: no such file; give the path of a file orchctl snapshot save wrote`);
+  if (code === 'EISDIR') return new CtlError(`${file} is a directory; give the path of a file orchctl snapshot save wrote`);
+  return toCtlError(error);
+}
 
 const statusUsage = `Usage: orchctl snapshot status <file> [-o text|json]
 
@@ -105,8 +168,7 @@ const status: CtlSubcommand = {
     try {
       header = (await verifySnapshotFile(file)).header;
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'ENOENT') throw new CtlError(`${file}: no such file; give the path of a file orchctl snapshot save wrote`);
-      throw toCtlError(error);
+      throw snapshotFileReadError(error, file);
     }
     io.stdout(format === 'json' ? formatJson(header) : `${file}: valid\n${formatSnapshotHeader(header)}`);
     return 0;
@@ -155,8 +217,7 @@ const restore: CtlSubcommand = {
     try {
       restored = await restoreDataDir({ snapshotFile: file, dataDir, name, peers });
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'ENOENT') throw new CtlError(`${file}: no such file; give the path of a file orchctl snapshot save wrote`);
-      throw toCtlError(error);
+      throw snapshotFileReadError(error, file);
     }
     io.stdout(
       `restored ${dataDir} from ${file}: revision ${restored.revision}, raft index ${restored.raftIndex}, new cluster id ${restored.clusterId}\n` +

@@ -1,5 +1,6 @@
 // Commands made of subcommands (`member add`, `snapshot save`): the group's --help lists them,
 // each subcommand has its own --help.
+import { nameIndex, withoutName } from './args.ts';
 import { CtlError, type CtlCommand, type CtlIo } from './command.ts';
 
 /** A subcommand: like a command, named within its group. */
@@ -20,7 +21,9 @@ export function commandGroup(name: string, summary: string, description: string,
     summary,
     usage,
     async run(args: readonly string[], io: CtlIo): Promise<number> {
-      const [first, ...rest] = args;
+      // Connection flags may come between the group's name and the subcommand's.
+      const index = nameIndex(args);
+      const first = index < 0 ? undefined : args[index];
       if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
         io.stdout(usage);
         return first === undefined ? 2 : 0;
@@ -29,7 +32,7 @@ export function commandGroup(name: string, summary: string, description: string,
       if (subcommand === undefined) {
         throw new CtlError(`orchctl ${name}: unknown subcommand "${first}" (one of ${subcommands.map((s) => s.name).join(', ')}); see orchctl ${name} --help`, 2);
       }
-      return subcommand.run(rest, io);
+      return subcommand.run(withoutName(args, index), io);
     },
   };
 }

@@ -3,6 +3,7 @@
 import { watch, type WatchEvent } from '../client/watch.ts';
 import { outputFormat, parseCommandArgs, requirePositionals, stringOption } from './args.ts';
 import type { CtlCommand, CtlIo } from './command.ts';
+import { objectHints } from './errors.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
 import { collectionPath, discoverResources, displayName, resolveResource, type ApiResource } from './discovery.ts';
 import { namespaceOptions, namespaceScope, namespaceUsage, requestNamespace } from './object-scope.ts';
@@ -77,7 +78,7 @@ async function runWatch(args: readonly string[], io: CtlIo): Promise<number> {
         if (line !== undefined) io.stdout(line);
       }
     });
-  });
+  }, objectHints);
   return 0;
 }
 

@@ -80,6 +80,14 @@ export async function restoreDataDir(options: RestoreDataDirOptions): Promise<Re
   const names = Object.keys(options.peers).sort();
   if (names.length === 0) throw new RestoreDataDirError('no peers given: name every member of the new cluster (name=address)');
   if (!names.includes(options.name)) throw new RestoreDataDirError(`the name ${options.name} is not one of the peers (${names.join(', ')})`);
+  // Two members at one address would each take the other's messages: refuse before writing anything.
+  const byAddress = new Map<string, string>();
+  for (const name of names) {
+    const address = options.peers[name] ?? '';
+    const other = byAddress.get(address);
+    if (other !== undefined) throw new RestoreDataDirError(`the peers ${other} and ${name} have the same address ${address}: give each member its own peer address`);
+    byAddress.set(address, name);
+  }
   const dataDir = resolve(options.dataDir);
   await requireEmptyDir(dataDir);
   const stateDir = join(dataDir, 'state');

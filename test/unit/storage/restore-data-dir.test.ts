@@ -74,6 +74,13 @@ describe('restoreDataDir', () => {
     assert.equal(existsSync(join(s.dir, 'data')), false);
   });
 
+  it('refuses two peers at one address, before writing anything', async (t) => {
+    const s = await snapshotFile(t);
+    await assert.rejects(restoreDataDir({ snapshotFile: s.file, dataDir: join(s.dir, 'data'), name: 'a', peers: { a: '127.0.0.1:1', b: '127.0.0.1:1' } }), (e: unknown) =>
+      e instanceof RestoreDataDirError && e.message === 'the peers a and b have the same address 127.0.0.1:1: give each member its own peer address');
+    assert.equal(existsSync(join(s.dir, 'data')), false);
+  });
+
   it('refuses a corrupt file and leaves the data directory empty for a retry', async (t) => {
     const s = await snapshotFile(t);
     const bytes = readFileSync(s.file);
