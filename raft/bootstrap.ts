@@ -6,7 +6,6 @@
 import { encodeConfChange, index, term } from './core/index.ts';
 import type { ConfState, Entry, NodeId } from './core/index.ts';
 import type { SqliteLogStorage } from './sqlite-log-storage.ts';
-import { foundingClusterId } from './cluster-id.ts';
 
 /** The founding entries for members `peers` (plus `self`), identical on every founding member. */
 export function foundingEntries(peers: Readonly<Record<NodeId, string>>, self: NodeId): Entry[] {
@@ -24,5 +23,5 @@ export function bootstrapLog(storage: SqliteLogStorage, peers: Readonly<Record<N
   const entries = foundingEntries(peers, self);
   const voters = [...new Set([...Object.keys(peers), self])].sort();
   const confState: ConfState = { voters, learners: [], votersOutgoing: [], learnersNext: [], autoLeave: false };
-  storage.bootstrap(entries, { term: term(1), vote: '', commit: index(entries.length) }, confState, foundingClusterId(voters));
+  storage.bootstrap(entries, { term: term(1), vote: '', commit: index(entries.length) }, confState);
 }

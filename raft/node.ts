@@ -435,11 +435,12 @@ export class RaftNode extends EventEmitter {
    * a member at its address and answers with the id and the members' addresses.
    */
   private maybeLearnClusterId(): void {
-    if (this.clusterIdAskAt === Infinity || Date.now() < this.clusterIdAskAt || this.lead === '' || this.lead === this.id) return;
+    if (this.clusterIdAskAt === Infinity) return;
     if (this.storage.clusterId() !== '') {
-      this.clusterIdAskAt = Infinity;
+      this.clusterIdAskAt = Infinity; // every node but an operator-added one ends here at its first Ready
       return;
     }
+    if (this.lead === '' || this.lead === this.id || Date.now() < this.clusterIdAskAt) return;
     const leaderAddress = this.addresses.get(this.lead);
     if (leaderAddress === undefined || this.ownRole() === null) return;
     this.clusterIdAskAt = Date.now() + limits.membershipCallTimeoutMs;
@@ -748,9 +749,8 @@ export class RaftNode extends EventEmitter {
    */
   private noticeOwnRemoval(): void {
     const at = this.removalAppliedAt;
-    if (at === 0 || this.applied < this.raw.status().commit || this.storage.removedAt() !== 0) return;
-    const cs = this.raw.status().confState;
-    if ([cs.voters, cs.learners, cs.votersOutgoing, cs.learnersNext].some((ids) => ids.includes(this.id))) return;
+    if (at === 0) return;
+    if (this.applied < this.raw.status().commit || this.ownRole() !== null) return;
     this.removalAppliedAt = 0;
     this.storage.markRemoved(at);
     this.opts.onEvent?.({ type: 'removed', index: index(at), clusterId: this.storage.clusterId() });

@@ -106,6 +106,8 @@ export class SqliteLogStorage implements LogStorage {
   /** writeReadyRows in one transaction. */
   private readonly writeReady: (rd: DurableReadyPart, fresh: readonly Entry[]) => void;
   private readonly walPath: string;
+  /** See removedAt: kept here, read once at open. */
+  private removed = 0;
   /** Whether raft.db had no format stamp when opened (new, or written before formats existed). */
   private writtenBeforeFormats = false;
   private walFd: number | null = null;
@@ -148,6 +150,9 @@ export class SqliteLogStorage implements LogStorage {
       hardState: this.db.prepare('INSERT OR REPLACE INTO hard_state (id, term, vote, commit_index) VALUES (1, ?, ?, ?)'),
       confState: this.db.prepare('INSERT OR REPLACE INTO conf_state (id, json) VALUES (1, ?)'),
       snapshot: this.db.prepare('INSERT OR REPLACE INTO snapshot (id, idx, term, conf_state, file_path) VALUES (1, ?, ?, ?, ?)'),
+      metaGet: this.db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck(),
+      metaSet: this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+      peerAddressSet: this.db.prepare('INSERT OR REPLACE INTO peer_address (id, address) VALUES (?, ?)'),
       logStart: this.db.prepare('INSERT OR REPLACE INTO log_start (id, idx, term) VALUES (1, ?, ?)'),
     };
   }
@@ -174,7 +179,8 @@ export class SqliteLogStorage implements LogStorage {
     const from = Math.max(this.offset + 1, this.last - entryCacheEntriesMax + 1);
     this.cacheReplace(this.readRange(index(from), index(this.last + 1), Infinity));
     if (this.cache.length !== this.last - from + 1) throw new Error(`assert: raft.db has a gap in (${from}, ${this.last}]`);
-    this.cluster = (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(clusterIdKey) as string | undefined) ?? '';
+    this.cluster = this.stmts.metaGet.get(clusterIdKey) ?? '';
+    this.removed = Number(this.stmts.metaGet.get(removedAtKey) ?? 0);
     // A log written before cluster ids existed: its id is what its members would derive now. Not a
     // joining node's log that has a snapshot but not yet the id: that one learns it from the leader.
     if (this.cluster === '' && this.writtenBeforeFormats && !this.isEmpty() && this.confState.voters.length > 0) this.setClusterId(foundingClusterId(this.confState.voters));
@@ -197,16 +203,17 @@ export class SqliteLogStorage implements LogStorage {
    * re-addition up to the commit index then), or 0. A removed member's data cannot rejoin.
    */
   removedAt(): number {
-    return Number(this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(removedAtKey) ?? 0);
+    return this.removed;
   }
 
   /** Records that this node was removed at `at` (see removedAt). Durable on return. */
   markRemoved(at: number): void {
-    this.durably(() => this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(removedAtKey, String(at)));
+    this.durably(() => this.stmts.metaSet.run(removedAtKey, String(at)));
+    this.removed = at;
   }
 
   private writeClusterId(id: string): void {
-    this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(clusterIdKey, id);
+    this.stmts.metaSet.run(clusterIdKey, id);
   }
 
   /** True when nothing was ever persisted: no hard state, no entries, no snapshot. */
@@ -413,7 +420,7 @@ export class SqliteLogStorage implements LogStorage {
     const hardState: HardState = { term: m.term, vote: '', commit: m.index };
     this.durably(() => this.db.transaction(() => {
       this.writeReadyRows({ hardState, entries: [], snapshot: { metadata: m, data: snapshotDataFor(s.filePath) }, mustSync: true }, []);
-      for (const [id, address] of Object.entries(s.peerAddresses)) this.db.prepare('INSERT OR REPLACE INTO peer_address (id, address) VALUES (?, ?)').run(id, address);
+      for (const [id, address] of Object.entries(s.peerAddresses)) this.stmts.peerAddressSet.run(id, address);
       this.writeClusterId(s.clusterId);
     })());
     this.snapMeta = m;
@@ -478,7 +485,7 @@ export class SqliteLogStorage implements LogStorage {
   setPeerAddress(id: string, address: string | null): void {
     this.durably(() => {
       if (address === null) this.db.prepare('DELETE FROM peer_address WHERE id = ?').run(id);
-      else this.db.prepare('INSERT OR REPLACE INTO peer_address (id, address) VALUES (?, ?)').run(id, address);
+      else this.stmts.peerAddressSet.run(id, address);
     });
   }
 

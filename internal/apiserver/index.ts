@@ -5,7 +5,7 @@ import { buildAuthenticator, defaultAuthenticationOptions, systemMasters, type A
 import type { Storage } from '../storage/storage.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import { builtinDeclarations, ResourceRegistry, storeFor, type ServedResource, type ServingOptions } from '../registry/resource-registry.ts';
-import { StatusError } from '../registry/errors/status-error.ts';
+import { StatusError, unavailable } from '../registry/errors/status-error.ts';
 import { namespaceStoresOf } from '../registry/core/namespace-deletion.ts';
 import { startCrdServing } from '../registry/apiextensions/crd-serving.ts';
 import { EndpointServiceResolver } from '../admission/webhook/index.ts';
@@ -364,7 +364,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
  * retries it on another replica: it was not applied), and the connection closes after it.
  */
 function refuseWhileClosing(res: Http2ServerResponse): void {
-  const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server is shutting down', reason: 'ServiceUnavailable', code: 503 };
+  const status = unavailable('the server is shutting down').toStatus();
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Retry-After': '1' };
   if (res.req.httpVersionMajor === 1) headers['Connection'] = 'close';
   // The body is read to its end first: a socket closed with unread bytes is reset (RST), and the

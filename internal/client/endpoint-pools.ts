@@ -11,6 +11,8 @@ export class EndpointPools {
   /** Replaced pools still finishing their in-flight requests (watches included). */
   private readonly retiring = new Set<Pool>();
   private security: TransportSecurity;
+  /** Set by destroy(): a credential answer arriving after it must not make pools nothing would close. */
+  private destroyed = false;
 
   constructor(
     private readonly endpoints: readonly Endpoint[],
@@ -33,6 +35,7 @@ export class EndpointPools {
    * close once their in-flight requests end.
    */
   useClientCertificate(clientCertPem: string, clientKeyPem: string): void {
+    if (this.destroyed) return;
     if (this.security.clientCertPem === clientCertPem && this.security.clientKeyPem === clientKeyPem) return;
     this.security = { ...this.security, clientCertPem, clientKeyPem };
     const old = this.pools;
@@ -45,6 +48,7 @@ export class EndpointPools {
 
   /** Destroys every pool, retiring ones included; in-flight requests fail. */
   async destroy(): Promise<void> {
+    this.destroyed = true;
     await Promise.all([...this.pools.values(), ...this.retiring].map((pool) => pool.destroy()));
   }
 }

@@ -26,8 +26,6 @@ interface CachedCredential {
 export class ExecCredentialProvider implements CredentialProvider {
   private cached: CachedCredential | undefined;
   private running: Promise<Credentials> | undefined;
-  /** How many times the plugin was started (for tests and diagnostics). */
-  runs = 0;
 
   constructor(
     readonly config: ExecConfig,
@@ -61,7 +59,6 @@ export class ExecCredentialProvider implements CredentialProvider {
   }
 
   private async refresh(): Promise<Credentials> {
-    this.runs += 1;
     const answer = await runExecPlugin(this.config, {
       ...(this.options.cluster === undefined ? {} : { cluster: this.options.cluster }),
       ...(this.options.environment === undefined ? {} : { environment: this.options.environment }),

@@ -1,6 +1,6 @@
 // `orchctl apply -f`: server-side apply of every object in the manifests, as field manager orchctl.
 import { ApiError } from '../client/errors.ts';
-import { booleanOption, parseCommandArgs, requirePositionals } from './args.ts';
+import { booleanOption, parseCommandArgs, printedHelp, requirePositionals } from './args.ts';
 import { CtlError, type CtlCommand } from './command.ts';
 import { objectHints } from './errors.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
@@ -32,10 +32,7 @@ export const applyCommand: CtlCommand = {
     const parsed = parseCommandArgs('apply', args, {
       ...connectionOptions, namespace: namespaceOptions['namespace'] ?? { type: 'string' }, filename: { type: 'string', short: 'f', multiple: true }, 'force-conflicts': { type: 'boolean' },
     });
-    if (parsed.values['help'] === true) {
-      io.stdout(usage);
-      return 0;
-    }
+    if (printedHelp(parsed, io, usage)) return 0;
     requirePositionals('apply', parsed, 0, 0, 'no arguments');
     const files = parsed.values['filename'];
     if (!Array.isArray(files) || files.length === 0) throw new CtlError('orchctl apply needs -f <file|dir|->; see orchctl apply --help', 2);

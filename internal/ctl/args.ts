@@ -1,7 +1,7 @@
 // Argument parsing shared by every orchctl command: node's parseArgs in strict mode, with its
 // errors turned into usage errors (exit 2), and the small value parsers commands need.
 import { parseArgs } from 'node:util';
-import { CtlError } from './command.ts';
+import { CtlError, type CtlIo } from './command.ts';
 
 /** The options a command accepts, in parseArgs' shape. */
 export type OptionSpec = Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>>;
@@ -128,4 +128,11 @@ export function parsePeerList(text: string, flag: string): Record<string, string
   }
   if (Object.keys(peers).length === 0) throw new CtlError(`--${flag} names no member: give name=host:port,...`, 2);
   return peers;
+}
+
+/** Prints `usage` when the command was asked for --help; true when it was (the command then exits 0). */
+export function printedHelp(parsed: ParsedArgs, io: Pick<CtlIo, 'stdout'>, usage: string): boolean {
+  if (parsed.values['help'] !== true) return false;
+  io.stdout(usage);
+  return true;
 }

@@ -10,19 +10,12 @@ import { ensureCertificateAuthorities, loadIssuingCa, PkiFileError, writePair } 
 import { issuePeerCertificate } from '../certificates/pki.ts';
 import { adminGroup, adminUsername, ensureAdminClient, ensureServiceAccountKeys } from '../cluster/cluster-credentials.ts';
 import { renderKubeconfig, type KubeconfigReplica } from '../cluster/kubeconfig.ts';
-import { parseCommandArgs, requirePositionals, stringOption, type ParsedArgs } from './args.ts';
+import { parseCommandArgs, printedHelp, requirePositionals, stringOption, type ParsedArgs } from './args.ts';
 import { CtlError, type CtlIo } from './command.ts';
 import { commandGroup, type CtlSubcommand } from './subcommands.ts';
 
 /** The files every host's pki directory holds besides its own peer certificate (none of them the CA key). */
 export const sharedHostFiles = ['ca.crt', 'signing-ca.crt', 'signing-ca.key', 'client-ca.crt', 'sa.key', 'sa.pub'] as const;
-
-/** Prints `usage` and returns true for --help. */
-function helpOr(parsed: ParsedArgs, io: CtlIo, usage: string): boolean {
-  if (parsed.values['help'] !== true) return false;
-  io.stdout(usage);
-  return true;
-}
 
 /** --pki-dir, required, resolved against the working directory. */
 function pkiDirOf(command: string, parsed: ParsedArgs, io: CtlIo): string {
@@ -69,7 +62,7 @@ const ca: CtlSubcommand = {
   usage: caUsage,
   async run(args, io) {
     const parsed = parseCommandArgs('certs ca', args, { 'pki-dir': { type: 'string' } });
-    if (helpOr(parsed, io, caUsage)) return 0;
+    if (printedHelp(parsed, io, caUsage)) return 0;
     requirePositionals('certs ca', parsed, 0, 0, 'no argument');
     const dir = pkiDirOf('certs ca', parsed, io);
     await withPkiFiles(async () => {
@@ -120,7 +113,7 @@ const replica: CtlSubcommand = {
   usage: replicaUsage,
   async run(args, io) {
     const parsed = parseCommandArgs('certs replica', args, { 'pki-dir': { type: 'string' }, hosts: { type: 'string' } });
-    if (helpOr(parsed, io, replicaUsage)) return 0;
+    if (printedHelp(parsed, io, replicaUsage)) return 0;
     const [name = ''] = requirePositionals('certs replica', parsed, 1, 1, 'the replica name (its --name, e.g. orch-4)');
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) throw new CtlError(`orchctl certs replica: "${name}" is not a replica name: a DNS label such as orch-4, as its --name`, 2);
     const dir = pkiDirOf('certs replica', parsed, io);
@@ -186,7 +179,7 @@ const admin: CtlSubcommand = {
   usage: adminUsage,
   async run(args, io) {
     const parsed = parseCommandArgs('certs admin', args, { 'pki-dir': { type: 'string' }, servers: { type: 'string' }, out: { type: 'string' } });
-    if (helpOr(parsed, io, adminUsage)) return 0;
+    if (printedHelp(parsed, io, adminUsage)) return 0;
     requirePositionals('certs admin', parsed, 0, 0, 'no argument');
     const dir = pkiDirOf('certs admin', parsed, io);
     const servers = parseServers(stringOption(parsed, 'servers'));

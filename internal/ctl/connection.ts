@@ -138,7 +138,6 @@ export class Connection {
     const narrowed: Kubeconfig = {
       ...this.config,
       clusters,
-      users: this.config.users,
       contexts: new Map([[this.contextName, { cluster: 'orchctl-0', user: this.userName, namespace: this.namespace }]]),
       currentContext: this.contextName,
     };

@@ -1,5 +1,5 @@
 // `orchctl delete <resource> <name>...` or `orchctl delete -f <file>`: deletes objects.
-import { parseCommandArgs, requirePositionals } from './args.ts';
+import { parseCommandArgs, printedHelp, requirePositionals } from './args.ts';
 import { CtlError, type CtlCommand } from './command.ts';
 import { objectHints } from './errors.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
@@ -26,10 +26,7 @@ export const deleteCommand: CtlCommand = {
     const parsed = parseCommandArgs('delete', args, {
       ...connectionOptions, namespace: namespaceOptions['namespace'] ?? { type: 'string' }, filename: { type: 'string', short: 'f', multiple: true },
     });
-    if (parsed.values['help'] === true) {
-      io.stdout(usage);
-      return 0;
-    }
+    if (printedHelp(parsed, io, usage)) return 0;
     const files = Array.isArray(parsed.values['filename']) ? (parsed.values['filename'] as string[]) : [];
     if (files.length > 0) requirePositionals('delete', parsed, 0, 0, 'no resource when -f is given');
     else requirePositionals('delete', parsed, 2, Number.MAX_SAFE_INTEGER, 'a resource type and at least one name, or -f');

@@ -1,7 +1,7 @@
 // `orchctl get <resource> [name...]`: objects as a table the server lays out, or as JSON, YAML or
 // names, like kubectl get.
 import type { KubeObject } from '../client/objects.ts';
-import { outputFormat, parseCommandArgs, requirePositionals, stringOption } from './args.ts';
+import { outputFormat, parseCommandArgs, printedHelp, requirePositionals, stringOption } from './args.ts';
 import type { CtlCommand } from './command.ts';
 import { objectHints } from './errors.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
@@ -44,10 +44,7 @@ export const getCommand: CtlCommand = {
   usage,
   async run(args, io) {
     const parsed = parseCommandArgs('get', args, { ...connectionOptions, ...namespaceOptions, selector: { type: 'string', short: 'l' }, output: { type: 'string', short: 'o' } });
-    if (parsed.values['help'] === true) {
-      io.stdout(usage);
-      return 0;
-    }
+    if (printedHelp(parsed, io, usage)) return 0;
     const [resourceText, ...names] = requirePositionals('get', parsed, 1, Number.MAX_SAFE_INTEGER, 'a resource type (e.g. orchctl get pods)');
     const format = outputFormat('get', parsed, formats, 'table');
     const selector = stringOption(parsed, 'selector');

@@ -1,6 +1,6 @@
 // `orchctl leader transfer <name>`: hand Raft leadership to another voter (before restarting the
 // leader's machine, say).
-import { parseCommandArgs, requirePositionals } from './args.ts';
+import { parseCommandArgs, printedHelp, requirePositionals } from './args.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
 import { transferLeader } from './maintenance-api.ts';
 import { commandGroup, type CtlSubcommand } from './subcommands.ts';
@@ -19,10 +19,7 @@ const transfer: CtlSubcommand = {
   usage: transferUsage,
   async run(args, io) {
     const parsed = parseCommandArgs('leader transfer', args, connectionOptions);
-    if (parsed.values['help'] === true) {
-      io.stdout(transferUsage);
-      return 0;
-    }
+    if (printedHelp(parsed, io, transferUsage)) return 0;
     const [target] = requirePositionals('leader transfer', parsed, 1, 1, 'the name of the voter to hand leadership to');
     const answer = await withConnection(parsed, io, (c) => transferLeader(c.client(), target ?? '', c.requestSignal()), {
       404: 'orchctl member list shows the members',

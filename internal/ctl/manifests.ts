@@ -49,9 +49,7 @@ function yamlErrorText(error: { message: string; linePos?: readonly [{ line: num
 
 /** Parses YAML (or JSON) text holding any number of documents. */
 export function parseManifests(text: string, source: string): Manifest[] {
-  const documents = parseAllDocuments(text);
-  const list = Array.isArray(documents) ? documents : [documents];
-  return list.flatMap((document) => {
+  return parseAllDocuments(text).flatMap((document) => {
     const firstError = document.errors[0];
     if (firstError !== undefined) throw new CtlError(`${source}: not valid YAML: ${yamlErrorText(firstError)}`);
     return objectsOf(document.toJS(), source);

@@ -1,6 +1,6 @@
 // `orchctl member list|add|remove|promote`: the Raft membership, through the leader.
 import { ApiError } from '../client/errors.ts';
-import { booleanOption, outputFormat, parseCommandArgs, parseDurationMs, parseHostPort, requirePositionals, stringOption, type ParsedArgs } from './args.ts';
+import { booleanOption, outputFormat, parseCommandArgs, parseDurationMs, parseHostPort, printedHelp, requirePositionals, stringOption, type ParsedArgs } from './args.ts';
 import { CtlError, type CtlIo } from './command.ts';
 import { connectionOptions, connectionUsage, withConnection, type Connection } from './connection.ts';
 import type { ApiHints } from './errors.ts';
@@ -21,11 +21,7 @@ export const memberHints: ApiHints = {
 /** Parses a subcommand's flags; prints its usage and returns null for --help. */
 function parseOrHelp(command: string, args: readonly string[], io: CtlIo, usage: string, options: Parameters<typeof parseCommandArgs>[2] = {}): ParsedArgs | null {
   const parsed = parseCommandArgs(command, args, { ...connectionOptions, ...options });
-  if (parsed.values['help'] === true) {
-    io.stdout(usage);
-    return null;
-  }
-  return parsed;
+  return printedHelp(parsed, io, usage) ? null : parsed;
 }
 
 /** The members table: leader first marked, lag and match index when the leader answered. */

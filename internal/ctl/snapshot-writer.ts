@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { readSnapshotHeader, snapshotMagic, type SnapshotHeader } from '../storage/snapshot-file.ts';
+import { fsyncPath, readSnapshotHeader, snapshotMagic, type SnapshotHeader } from '../storage/snapshot-file.ts';
 import { CtlError } from './command.ts';
 
 /** The header line's length at most (as the storage module reads it). */
@@ -50,15 +50,6 @@ class HeaderReader {
     const data = this.pending.subarray(newline + 1);
     this.pending = Buffer.alloc(0);
     return data;
-  }
-}
-
-async function fsyncDirectory(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 
@@ -111,7 +102,7 @@ export async function saveSnapshotStream(body: AsyncIterable<Buffer | Uint8Array
     // The storage module's reader checks every header field and the format, as restore will.
     const { header } = await readSnapshotHeader(part);
     await rename(part, file);
-    await fsyncDirectory(dirname(file));
+    await fsyncPath(dirname(file));
     return { header, fileBytes };
   } catch (error) {
     if (!closed) await handle.close().catch(() => undefined);

@@ -5,7 +5,7 @@ import { access, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { restoreDataDir } from '../storage/restore-data-dir.ts';
 import { verifySnapshotFile, type SnapshotHeader } from '../storage/snapshot-file.ts';
-import { outputFormat, parseCommandArgs, parsePeerList, requirePositionals, stringOption, type ParsedArgs } from './args.ts';
+import { outputFormat, parseCommandArgs, parsePeerList, printedHelp, requirePositionals, stringOption } from './args.ts';
 import { CtlError, type CtlIo } from './command.ts';
 import { connectionOptions, connectionUsage, withConnection, type Connection } from './connection.ts';
 import { toCtlError } from './errors.ts';
@@ -17,12 +17,6 @@ import type { OpenStream } from '../client/client.ts';
 
 /** A download that sends nothing for this long is cut (the replica stalled). */
 const downloadSilenceMs = 60_000;
-
-function helpOr(parsed: ParsedArgs, io: CtlIo, usage: string): boolean {
-  if (parsed.values['help'] !== true) return false;
-  io.stdout(usage);
-  return true;
-}
 
 /** The header's lines as `snapshot save` and `snapshot status` print them. */
 export function formatSnapshotHeader(header: SnapshotHeader, fileBytes?: number): string {
@@ -125,7 +119,7 @@ const save: CtlSubcommand = {
   usage: saveUsage,
   async run(args, io) {
     const parsed = parseCommandArgs('snapshot save', args, { ...connectionOptions, endpoint: { type: 'string' }, output: { type: 'string', short: 'o' } });
-    if (helpOr(parsed, io, saveUsage)) return 0;
+    if (printedHelp(parsed, io, saveUsage)) return 0;
     const [fileArg] = requirePositionals('snapshot save', parsed, 1, 1, 'the file to write');
     const format = outputFormat('snapshot save', parsed, ['text', 'json'], 'text');
     const file = resolve(io.cwd, fileArg ?? '');
@@ -160,7 +154,7 @@ const status: CtlSubcommand = {
   usage: statusUsage,
   async run(args, io) {
     const parsed = parseCommandArgs('snapshot status', args, { output: { type: 'string', short: 'o' } });
-    if (helpOr(parsed, io, statusUsage)) return 0;
+    if (printedHelp(parsed, io, statusUsage)) return 0;
     const [fileArg] = requirePositionals('snapshot status', parsed, 1, 1, 'the snapshot file');
     const format = outputFormat('snapshot status', parsed, ['text', 'json'], 'text');
     const file = resolve(io.cwd, fileArg ?? '');
@@ -201,7 +195,7 @@ const restore: CtlSubcommand = {
   usage: restoreUsage,
   async run(args, io) {
     const parsed = parseCommandArgs('snapshot restore', args, { 'data-dir': { type: 'string' }, name: { type: 'string' }, peers: { type: 'string' } });
-    if (helpOr(parsed, io, restoreUsage)) return 0;
+    if (printedHelp(parsed, io, restoreUsage)) return 0;
     const [fileArg] = requirePositionals('snapshot restore', parsed, 1, 1, 'the snapshot file');
     const dataDirArg = stringOption(parsed, 'data-dir');
     const name = stringOption(parsed, 'name');

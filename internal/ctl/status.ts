@@ -1,6 +1,6 @@
 // `orchctl status`: every replica's view of itself (reachable or not), then the membership as the
 // leader sees it.
-import { outputFormat, parseCommandArgs, requirePositionals } from './args.ts';
+import { outputFormat, parseCommandArgs, printedHelp, requirePositionals } from './args.ts';
 import { CtlError, type CtlCommand } from './command.ts';
 import { connectionOptions, connectionUsage, withConnection, type Connection } from './connection.ts';
 import { causeText, isAbort } from './errors.ts';
@@ -91,10 +91,7 @@ export const statusCommand: CtlCommand = {
   usage,
   async run(args, io) {
     const parsed = parseCommandArgs('status', args, { ...connectionOptions, output: { type: 'string', short: 'o' } });
-    if (parsed.values['help'] === true) {
-      io.stdout(usage);
-      return 0;
-    }
+    if (printedHelp(parsed, io, usage)) return 0;
     requirePositionals('status', parsed, 0, 0, 'no arguments');
     const format = outputFormat('status', parsed, ['table', 'json'], 'table');
     const report = await withConnection(parsed, io, collectClusterReport);

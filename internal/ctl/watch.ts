@@ -1,7 +1,7 @@
 // `orchctl watch <resource>`: one line per change, resuming on another replica when a stream
 // breaks (internal/client/watch.ts), until interrupted.
 import { watch, type WatchEvent } from '../client/watch.ts';
-import { outputFormat, parseCommandArgs, requirePositionals, stringOption } from './args.ts';
+import { outputFormat, parseCommandArgs, printedHelp, requirePositionals, stringOption } from './args.ts';
 import type { CtlCommand, CtlIo } from './command.ts';
 import { objectHints } from './errors.ts';
 import { connectionOptions, connectionUsage, withConnection } from './connection.ts';
@@ -53,10 +53,7 @@ async function runWatch(args: readonly string[], io: CtlIo): Promise<number> {
   const parsed = parseCommandArgs('watch', args, {
     ...connectionOptions, ...namespaceOptions, selector: { type: 'string', short: 'l' }, 'resource-version': { type: 'string' }, output: { type: 'string', short: 'o' },
   });
-  if (parsed.values['help'] === true) {
-    io.stdout(usage);
-    return 0;
-  }
+  if (printedHelp(parsed, io, usage)) return 0;
   const [resourceText] = requirePositionals('watch', parsed, 1, 1, 'a resource type (e.g. orchctl watch configmaps)');
   const format = outputFormat('watch', parsed, ['text', 'json'], 'text');
   const resourceVersion = stringOption(parsed, 'resource-version');

@@ -2,13 +2,13 @@
 // of the snapshot, and a Raft log whose first state is that snapshot with a new membership and a
 // new cluster identity. Each member of the new cluster is restored from the same file with the
 // same peers, so all of them start from the same state and agree on the cluster id without talking.
-import { copyFile, mkdir, open, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { index, term, type ConfState } from '../../raft/core/index.ts';
 import { restoredClusterId } from '../../raft/cluster-id.ts';
 import { SqliteLogStorage } from '../../raft/sqlite-log-storage.ts';
 import { stateDatabasePath } from './open-local-storage.ts';
-import { extractSnapshotDatabase, readStoreDatabaseFacts, SnapshotFileError } from './snapshot-file.ts';
+import { extractSnapshotDatabase, fsyncPath, readStoreDatabaseFacts, SnapshotFileError } from './snapshot-file.ts';
 import { checkStateFileFormat } from './state-schema.ts';
 
 /** Options of restoreDataDir. */
@@ -48,24 +48,10 @@ async function requireEmptyDir(dataDir: string): Promise<void> {
   if (entries.length > 0) throw new RestoreDataDirError(`${dataDir}: the data directory is not empty: restore into a new or empty directory`);
 }
 
-async function fsyncDir(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Copies `from` to `to` (which must not exist) and makes the copy durable. */
 async function copyDurably(from: string, to: string): Promise<void> {
   await copyFile(from, to, 1 /* COPYFILE_EXCL */);
-  const handle = await open(to, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await fsyncPath(to);
 }
 
 /**
@@ -114,7 +100,7 @@ async function layOut(options: RestoreDataDirOptions, dataDir: string, stateDir:
   }
   const snapshotPath = join(snapshotDir, `snapshot-restored-${header.raftIndex}.db`);
   await copyDurably(statePath, snapshotPath);
-  await Promise.all([fsyncDir(stateDir), fsyncDir(snapshotDir), fsyncDir(dataDir)]);
+  await Promise.all([fsyncPath(stateDir), fsyncPath(snapshotDir), fsyncPath(dataDir)]);
   const clusterId = restoredClusterId(header.sha256, names);
   const confState: ConfState = { voters: names, learners: [], votersOutgoing: [], learnersNext: [], autoLeave: false };
   const log = new SqliteLogStorage(raftDir);

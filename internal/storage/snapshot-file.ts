@@ -147,7 +147,7 @@ export async function writeSnapshotTo(out: Writable, header: SnapshotHeader, dbP
 }
 
 /** Syncs a file or directory to disk. */
-async function fsyncPath(path: string): Promise<void> {
+export async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, 'r');
   try {
     await handle.sync();
