@@ -28,6 +28,13 @@ export interface BenchLimits {
   readonly requestTimeoutMs: number;
   readonly clusterReadyMs: number;
   readonly failoverMsMax: number;
+  /** BENCH_PHASES: words of the phases to run (a phase runs when its name contains one of them); null = all. */
+  readonly phases: readonly string[] | null;
+}
+
+/** Whether the phase named `name` runs: every phase without BENCH_PHASES, else those whose name contains one of its words. */
+export function phaseSelected(limits: BenchLimits, name: string): boolean {
+  return limits.phases === null || limits.phases.some((word) => name.includes(word));
 }
 
 /** The limits for this run (full unless BENCH_QUICK=1). */
@@ -52,5 +59,6 @@ export function benchLimits(env: NodeJS.ProcessEnv = process.env): BenchLimits {
     requestTimeoutMs: 15_000,
     clusterReadyMs: 120_000,
     failoverMsMax: 60_000,
+    phases: env['BENCH_PHASES'] ? env['BENCH_PHASES'].split(',').map((w) => w.trim()).filter((w) => w !== '') : null,
   };
 }

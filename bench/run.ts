@@ -11,7 +11,7 @@ import { runCleanups } from './cleanup.ts';
 import { EtcdJsonClient, type GatewayCluster } from './etcd-client.ts';
 import { startEtcdCluster } from './etcd-cluster.ts';
 import { runFailover } from './failover.ts';
-import { benchLimits } from './limits.ts';
+import { benchLimits, phaseSelected } from './limits.ts';
 import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
 import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
@@ -49,8 +49,12 @@ function log(message: string): void {
 }
 
 /** Runs one phase; a failure is recorded and the run goes on with the next phase. */
-async function phase(name: string, body: () => Promise<void>): Promise<void> {
+async function phase(name: string, body: () => Promise<void>, options: { always?: boolean } = {}): Promise<void> {
   if (finished) return;
+  if (options.always !== true && !phaseSelected(limits, name)) {
+    log(`${name}: skipped (BENCH_PHASES=${process.env['BENCH_PHASES'] ?? ''})`);
+    return;
+  }
   log(`${name}...`);
   try {
     await body();
@@ -132,7 +136,7 @@ await phase('machine limits', async () => {
   machine = await measureMachineLimits({ dataDir: baseDir, ...limits });
   raw['machine'] = machine;
   warnings.push(...machine.warnings);
-});
+}, { always: true });
 
 /** The store points against a cluster that speaks etcd's JSON gateway, stopped however the points end. */
 async function gatewayStorePoints(label: string, cluster: GatewayCluster, options: { takeServerTimings?: () => Promise<ServerTimings> } = {}): Promise<StorePoint[]> {
@@ -159,12 +163,16 @@ await phase('orch store (3 processes)', async () => {
   raw['orchStore'] = storePoints;
 });
 
+/** The phases that run against the 3 replicas below (the replicas start only when one of them is selected). */
+const orchPhases = ['orch store points through the API', 'orch API level', 'orch Protobuf against JSON', 'orch RBAC-authorized creates against the admin\'s',
+  'orch creates with one validating webhook against none', 'orch creates audited at Metadata against unaudited ones',
+  'orch creates of a custom kind with three CEL rules against ConfigMaps', 'orch watch fan-out', 'orch failover'];
 let orch: OrchTarget | null = null;
-await phase('orch start', async () => {
+if (orchPhases.some((name) => phaseSelected(limits, name))) await phase('orch start', async () => {
   // Audited only in the audit benchmark's namespace (bench/audit-bench.ts): every other request is checked against the policy and left out.
   mkdirSync(auditDir, { recursive: true });
   orch = await startOrch({ dataDir: join(baseDir, 'orch'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs, connections: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs, replicaArgs: auditReplicaArgs(auditDir) });
-});
+}, { always: true });
 const target = orch as OrchTarget | null;
 if (target !== null) {
   await phase('orch store points through the API', async () => {
@@ -224,7 +232,7 @@ if (target !== null) {
     raw['failover'] = result;
     tailRows.push(...failoverRows(result));
   });
-  await phase('orch stop', () => target.stop());
+  await target.stop().catch((error: unknown) => failures.push({ phase: 'orch stop', error: String(error) }));
 }
 
 clearTimeout(watchdog);
