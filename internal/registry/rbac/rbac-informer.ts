@@ -34,6 +34,8 @@ export class RbacInformer {
   /** Resolves true once synced, or false after `ms` (or on stop) without. */
   async waitSynced(ms: number): Promise<boolean> {
     if (this.hasSynced) return true;
+    // After stop() nothing resolves a new waiter: it would hold the process open for `ms`.
+    if (this.stopped) return false;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       this.syncWaiters.push(resolve);
@@ -45,6 +47,7 @@ export class RbacInformer {
 
   /** Starts listing and watching in the background. Idempotent. */
   start(): void {
+    if (this.stopped) return;
     this.running ??= this.loop();
   }
 

@@ -93,3 +93,16 @@ test('the RBAC stores refuse a role granting what its writer does not hold, on c
   await assert.rejects(rbac.roles.update('ns', 'deleter', { ...stored.object, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }] }, { fieldManager: 'test', user: jane }), { code: 403 });
   await storage.close();
 });
+
+test('once stopped, the informer does not start again and a wait for its sync answers false at once (no timer keeps the process alive)', async () => {
+  const { storage, index, rbac } = setUp();
+  const informer = new RbacInformer(rbac, index, () => undefined);
+  await informer.stop();
+  informer.start();
+  const before = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const waiting = informer.waitSynced(120_000);
+  assert.equal(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length, before);
+  assert.equal(await waiting, false);
+  assert.equal(informer.synced(), false);
+  await storage.close();
+});
