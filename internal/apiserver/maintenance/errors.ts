@@ -1,6 +1,6 @@
 /**
  * The one place maintenance refusals become Status objects (docs/operations.md): a follower's 503,
- * a bad body's 400 Invalid with its fields, unknown members' 404, refused changes' 409.
+ * a bad body's 422 Invalid with its fields (as kube-apiserver's validation answers), unknown members' 404, refused changes' 409.
  */
 import { StatusError, type StatusCause } from '../../registry/errors/status-error.ts';
 import { MaintenanceError, type MaintenanceErrorCode } from './backend.ts';
@@ -14,10 +14,10 @@ export function notLeader(self: string, leader: string | null): StatusError {
   return new StatusError(503, 'ServiceUnavailable', `this replica (${self}) is not the leader; ${where}`, { retryAfterSeconds });
 }
 
-/** 400 Invalid: a request body that says the wrong thing; each cause names its field. */
+/** 422 Invalid: a request body that says the wrong thing; each cause names its field. */
 export function invalidBody(what: string, causes: readonly StatusCause[]): StatusError {
   const summary = causes.map((c) => `${c.field ?? ''}: ${c.message}`).join(', ');
-  return new StatusError(400, 'Invalid', `${what} is invalid: ${summary}`, { causes });
+  return new StatusError(422, 'Invalid', `${what} is invalid: ${summary}`, { causes });
 }
 
 /** 404: no member of that name. */

@@ -1,6 +1,6 @@
 /**
  * The bodies of the maintenance calls: JSON objects only, as large as any request body may be,
- * every field known and checked. A bad body is a 400 naming its fields, never a 500.
+ * every field known and checked. A bad body is a 422 Invalid naming its fields (a body that is no JSON object, a 400), never a 500.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { decodeJson, readBody, type BodySource } from '../body.ts';

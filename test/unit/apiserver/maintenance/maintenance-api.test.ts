@@ -66,7 +66,7 @@ test('POST members of a member already there is a 409 AlreadyExists', async () =
   assert.equal(statusOf(res.json).reason, 'AlreadyExists');
 });
 
-test('POST members with bad fields is a 400 Invalid naming each field, and adds nothing', async () => {
+test('POST members with bad fields is a 422 Invalid naming each field, and adds nothing', async () => {
   const cases: [unknown, string[]][] = [
     [{ name: 'Orch_5', peerAddress: 'h5:6543' }, ['name']],
     [{ name: 'orch-5', peerAddress: 'h5' }, ['peerAddress']],
@@ -80,7 +80,7 @@ test('POST members with bad fields is a 400 Invalid naming each field, and adds 
   ];
   for (const [body, fields] of cases) {
     const res = await call('POST', '/orch/v1/members', body);
-    assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
+    assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
     const status = statusOf(res.json);
     assert.equal(status.reason, 'Invalid', res.text);
     assert.deepEqual(status.fields, fields, JSON.stringify(body));
@@ -136,11 +136,11 @@ test('POST leader hands leadership to a voter and answers once it leads', async 
   assert.deepEqual(res.json, { leader: 'orch-2' });
 });
 
-test('POST leader: 404 unknown target, 400 learner target or bad body, 504 on timeout', async () => {
+test('POST leader: 404 unknown target, 400 learner target, 422 bad body, 504 on timeout', async () => {
   assert.equal((await call('POST', '/orch/v1/leader', { target: 'orch-9' })).status, 404);
   assert.equal((await call('POST', '/orch/v1/leader', { target: 'orch-4' })).status, 400);
   const bad = await call('POST', '/orch/v1/leader', { target: 'Orch 2', force: true });
-  assert.equal(bad.status, 400);
+  assert.equal(bad.status, 422);
   assert.deepEqual(statusOf(bad.json).fields, ['force', 'target']);
   backend.transferTimesOut = true;
   const late = await call('POST', '/orch/v1/leader', { target: 'orch-2' });
@@ -201,6 +201,6 @@ test('every answer is a Status object with the code, never a 500', async () => {
   const res = await call('POST', '/orch/v1/members', { name: '', peerAddress: '' });
   const json = res.json as Json;
   assert.equal(json.kind, 'Status');
-  assert.equal(json.code, 400);
+  assert.equal(json.code, 422);
   assert.deepEqual(statusOf(json).fields, ['name', 'peerAddress']);
 });
