@@ -42,6 +42,8 @@ export async function startStoreCluster(options: StoreClusterOptions): Promise<S
   const stderrTails = names.map(() => '');
   for (const [i, name] of names.entries()) {
     const child = spawn(process.execPath, [
+      // Node flags for every replica, as internal/cluster/replica-process.ts takes them (e.g. --cpu-prof).
+      ...(process.env['ORCH_REPLICA_NODE_ARGS']?.split(' ').filter(Boolean) ?? []),
       ...entryPointArgs('bench/store-replica.ts'),
       '--name', name,
       '--data-dir', join(options.dataDir, name),

@@ -12,6 +12,14 @@ export const appendMessageBytesMax = 1024 * 1024;
 export const inflightMessagesMax = 256;
 /** Cap on committed entry bytes handed to the state machine in one Ready. */
 export const committedBytesPerReadyMax = 16 * 1024 * 1024;
+/**
+ * Leader: cap on the data bytes of entries appended and not yet committed (etcd's
+ * MaxUncommittedEntriesSize). Past it a proposal is refused with ProposalDropped (its proposer
+ * retries: the store after a backoff, a follower's relay when it times out), so a flood of writes
+ * cannot grow the leader's log in memory while its followers fall behind. Four of the largest
+ * proposals (proposalBytesMax) fit, and any one proposal passes while nothing is pending.
+ */
+export const uncommittedEntriesBytesMax = 64 * 1024 * 1024;
 
 /** Most recent log entries kept in memory by the durable log. */
 export const entryCacheEntriesMax = 8192;

@@ -68,6 +68,8 @@ export interface RaftNodeOptions {
   readonly snapshotEveryBytes?: number;
   /** Entries kept behind a snapshot for followers that are only a little behind. */
   readonly snapshotCatchUpEntries?: number;
+  /** Leader: data bytes of entries not yet committed past which proposals are refused (default limits.uncommittedEntriesBytesMax). */
+  readonly uncommittedEntriesBytesMax?: number;
   /** Called with operating errors the driver cannot hand to a caller (failed background snapshot). */
   readonly onError?: (err: Error) => void;
   /** Hears elections and membership changes as the driver takes them from the core (for the log). */

@@ -110,7 +110,7 @@ export class RaftNode extends EventEmitter {
       const raw = new RawNode({
         id: opts.id, storage, applied, electionTicks, heartbeatTicks: opts.heartbeatTicks ?? limits.heartbeatTicksDefault,
         maxSizePerMsgBytes: limits.appendMessageBytesMax, maxInflightMsgs: limits.inflightMessagesMax,
-        maxCommittedSizePerReadyBytes: limits.committedBytesPerReadyMax, preVote: true, checkQuorum: true, random: Math.random,
+        maxCommittedSizePerReadyBytes: limits.committedBytesPerReadyMax, maxUncommittedEntriesBytes: opts.uncommittedEntriesBytesMax ?? limits.uncommittedEntriesBytesMax, preVote: true, checkQuorum: true, random: Math.random,
       });
       const node = new RaftNode(opts, storage, raw, applied);
       // The bytes trigger counts what the log took since the snapshot, not since this start: else

@@ -17,6 +17,12 @@ export interface RaftConfig {
   maxInflightMsgs: number;
   /** Cap on committed entry bytes in one Ready (at least one entry is always handed out). */
   maxCommittedSizePerReadyBytes?: number;
+  /**
+   * Leader: cap on the data bytes of the entries it appended and has not yet handed out committed
+   * (etcd's MaxUncommittedEntriesSize); a proposal beyond it is refused with ProposalDropped.
+   * Default: no cap. An empty entry always passes, and so does any proposal while none is pending.
+   */
+  maxUncommittedEntriesBytes?: number;
   preVote: boolean;
   checkQuorum: boolean;
   /** Seeded, in [0, 1): the only source of randomness of the core. */
@@ -37,4 +43,5 @@ export function validateConfig(c: RaftConfig): void {
   }
   if (!Number.isSafeInteger(c.maxInflightMsgs) || c.maxInflightMsgs < 1) fail('maxInflightMsgs must be >= 1');
   if (!(c.maxSizePerMsgBytes >= 0)) fail('maxSizePerMsgBytes must be >= 0');
+  if (c.maxUncommittedEntriesBytes !== undefined && !(c.maxUncommittedEntriesBytes > 0)) fail('maxUncommittedEntriesBytes must be > 0');
 }

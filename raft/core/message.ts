@@ -1,5 +1,5 @@
 import { index, term } from './types.ts';
-import type { Message, MessageType, NodeId } from './types.ts';
+import type { Entry, Message, MessageType, NodeId } from './types.ts';
 
 const emptyBytes = new Uint8Array(0);
 
@@ -20,6 +20,50 @@ export function makeMessage(fields: Partial<Message> & { type: MessageType }): M
     context: emptyBytes,
     ...fields,
   };
+}
+
+/**
+ * The context of an app message that asks for no answer: it carries no entries and only moves the
+ * follower's commit, and the leader already holds the follower's acknowledgement of everything
+ * before it (its progress is in replicate state with `match` at the message's index). An answer
+ * would change nothing at the leader and cost a message each way per commit. A follower of an
+ * earlier version, which knows no context on app messages, answers it as any other.
+ */
+export const noAnswerContext: Uint8Array = Uint8Array.of(1);
+
+/** Whether an app message asks for no answer (see noAnswerContext). */
+export function asksNoAnswer(m: Message): boolean {
+  return m.type === 'app' && m.entries.length === 0 && m.context.byteLength === 1 && m.context[0] === 1;
+}
+
+/**
+ * Merges runs of consecutive proposals to the same node into one message each, within `maxBytes`
+ * of entry data (a message holds at least one proposal): a follower relays the proposals of a
+ * Ready in a few messages, and the leader steps them as one batch. The order of the messages
+ * and of the entries is kept. A leader takes or refuses a merged proposal as a whole.
+ */
+export function coalesceProposals(msgs: Message[], maxBytes: number): Message[] {
+  if (msgs.length < 2) return msgs;
+  const out: Message[] = [];
+  let run: { to: NodeId; entries: Entry[]; bytes: number; first: Message } | null = null;
+  const close = (): void => {
+    if (run === null) return;
+    out.push(run.entries.length === run.first.entries.length ? run.first : { ...run.first, entries: run.entries });
+    run = null;
+  };
+  for (const m of msgs) {
+    const bytes = entriesBytes(m.entries);
+    if (m.type === 'prop' && run !== null && run.to === m.to && run.bytes + bytes <= maxBytes) {
+      for (const e of m.entries) run.entries.push(e);
+      run.bytes += bytes;
+      continue;
+    }
+    close();
+    if (m.type === 'prop') run = { to: m.to, entries: [...m.entries], bytes, first: m };
+    else out.push(m);
+  }
+  close();
+  return out;
 }
 
 /** Message types that only the local node may produce; `RawNode.step` refuses them from the network. */

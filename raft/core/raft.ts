@@ -7,6 +7,7 @@ import { makeMessage, voteRespType } from './message.ts';
 import { Progress } from './progress.ts';
 import { RaftLog } from './raft-log.ts';
 import { ReadOnly } from './read-only.ts';
+import { UncommittedBytes } from './uncommitted-bytes.ts';
 import { stepCandidate, stepFollower } from './step-follower.ts';
 import { bcastAppend, stepLeader } from './step-leader.ts';
 import { ProgressTracker, confStateOf, isJoint } from './tracker.ts';
@@ -50,6 +51,12 @@ export class Raft {
   readonly preVote: boolean;
   readonly bugs: PlantedBugs;
   readonly maxMsgBytes: number;
+  /** Leader: entries to send to followers at the next Ready (see flushAppends). */
+  appendsPending = false;
+  /** Leader: the commit moved; every follower hears of it at the next Ready (see flushAppends). */
+  commitPending = false;
+  /** Leader: data bytes appended and not yet handed out committed, capped (maxUncommittedEntriesBytes). */
+  readonly uncommitted: UncommittedBytes;
   private readonly random: () => number;
   stepFn: (r: Raft, m: Message) => void = stepFollower;
   tickFn: () => void = () => this.tickElection();
@@ -65,6 +72,7 @@ export class Raft {
     this.bugs = c.bugs ?? {};
     this.random = c.random;
     this.maxMsgBytes = c.maxSizePerMsgBytes;
+    this.uncommitted = new UncommittedBytes(c.maxUncommittedEntriesBytes ?? Infinity);
     this.log = new RaftLog(c.storage, c.maxCommittedSizePerReadyBytes ?? defaultCommittedSizePerReadyBytes);
     const { hardState, confState } = c.storage.initialState();
     this.trk = ProgressTracker.fromConfState(confState, index(this.log.lastIndex() + 1), c.maxInflightMsgs);
@@ -125,6 +133,9 @@ export class Raft {
     this.pendingConfIndex = index(0);
     this.readOnly = new ReadOnly();
     this.pendingReadIndexMessages = [];
+    this.uncommitted.reset();
+    this.appendsPending = false;
+    this.commitPending = false;
   }
 
   /** Becomes a follower of `lead` ('' = unknown) in term t. */
@@ -167,6 +178,7 @@ export class Raft {
     this.trk.progress.get(this.id)?.becomeReplicate();
     // Conservatively treat the whole uncommitted tail as possibly holding a conf change.
     this.pendingConfIndex = this.log.lastIndex();
+    // Empty: it passes the cap on uncommitted bytes whatever it holds.
     this.appendEntries([{ term: term(0), index: index(0), type: 'normal', data: new Uint8Array(0) }]);
   }
 
@@ -174,14 +186,17 @@ export class Raft {
    * Leader: appends entries of its term. It does not count them for itself yet: they are not on
    * its disk until the driver persists the Ready that carries them (see ackOwnAppend), so a
    * commit until then needs a quorum of followers that persisted them (Raft thesis §10.2.1).
+   * Returns false, appending nothing, when they would pass the cap on uncommitted bytes.
    */
-  appendEntries(ents: readonly Entry[]): void {
+  appendEntries(ents: readonly Entry[]): boolean {
+    if (!this.uncommitted.tryAdd(ents)) return false;
     let li = this.log.lastIndex();
     const stamped = ents.map((e) => {
       li = index(li + 1);
       return { ...e, term: this.term, index: li };
     });
     this.log.append(stamped);
+    return true;
   }
 
   /**
@@ -236,13 +251,18 @@ export class Raft {
   }
 
   /**
-   * Leader, after its commit advanced: sends it to every other member. A leader outside its own
-   * membership (see promotable) then steps down once an entry of its term is committed: that
-   * commit tells the voters what they were missing, and they lead from there.
+   * Leader, after its commit advanced: sends it to every other member, with the next Ready (one
+   * append per follower however many acknowledgements moved it; see flushAppends). A leader
+   * outside its own membership (see promotable) sends it now and steps down once an entry of its
+   * term is committed: that commit tells the voters what they were missing, and they lead from there.
    */
   broadcastCommit(): void {
+    if (this.trk.isVoter(this.id)) {
+      this.commitPending = true;
+      return;
+    }
     bcastAppend(this);
-    if (!this.trk.isVoter(this.id) && this.committedEntryInCurrentTerm()) this.becomeFollower(this.term, '');
+    if (this.committedEntryInCurrentTerm()) this.becomeFollower(this.term, '');
   }
 
   /** Advances the logical clock by one tick. */

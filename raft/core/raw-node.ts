@@ -1,9 +1,9 @@
 import type { RaftConfig } from './config.ts';
 import { encodeConfChange } from './conf-change-codec.ts';
-import { isLocalOnly, makeMessage } from './message.ts';
+import { coalesceProposals, isLocalOnly, makeMessage } from './message.ts';
 import { Raft } from './raft.ts';
 import type { ProgressStatus, RaftStatus } from './status.ts';
-import { flushReadRound } from './step-leader.ts';
+import { flushAppends, flushReadRound } from './step-leader.ts';
 import { RaftError, index, term } from './types.ts';
 import type { ConfChange, ConfState, EntryType, HardState, Message, NodeId, Ready, Snapshot, SoftState } from './types.ts';
 
@@ -48,7 +48,10 @@ export class RawNode {
     this.r.step(makeMessage({ type: 'forgetLeader', from: this.r.id }));
   }
 
-  /** Proposes a command; throws RaftError('ProposalDropped') when no leader is known or a transfer is under way. */
+  /**
+   * Proposes a command; throws RaftError('ProposalDropped') when no leader is known, a transfer is
+   * under way, or (on the leader) the entries not yet committed hold maxUncommittedEntriesBytes.
+   */
   propose(data: Uint8Array): void {
     this.proposeEntry('normal', data);
   }
@@ -107,13 +110,14 @@ export class RawNode {
     if (!sameHard(this.hardStateToEmit(), this.prevHard)) return true;
     if (r.log.unstable.snapshot !== null || r.log.unstable.entries.length > 0) return true;
     if (r.msgs.length > 0 || r.readStates.length > 0) return true;
-    if (r.role === 'leader' && r.readOnly.hasUnsentRound()) return true;
+    if (r.role === 'leader' && (r.readOnly.hasUnsentRound() || r.appendsPending || r.commitPending)) return true;
     return r.log.hasNextCommittedEntries();
   }
 
   /** Takes the next batch of work; the caller must handle it and call advance(rd). */
   ready(): Ready {
     const r = this.r;
+    flushAppends(r);
     flushReadRound(r);
     const soft = this.softState();
     const hard = this.hardStateToEmit();
@@ -125,7 +129,7 @@ export class RawNode {
       entries,
       snapshot,
       committedEntries: r.log.nextCommittedEntries(),
-      messages: r.msgs,
+      messages: coalesceProposals(r.msgs, r.maxMsgBytes),
       readStates: r.readStates,
       mustSync: entries.length > 0 || snapshot !== null || hard.term !== this.prevHard.term || hard.vote !== this.prevHard.vote,
     };
@@ -135,6 +139,8 @@ export class RawNode {
     r.readStates = [];
     const lastCommitted = rd.committedEntries[rd.committedEntries.length - 1];
     if (lastCommitted !== undefined) r.log.applyingTo(lastCommitted.index);
+    // Handed out committed: they no longer count against the leader's cap (as etcd's acceptReady).
+    r.uncommitted.release(rd.committedEntries);
     return rd;
   }
 

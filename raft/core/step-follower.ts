@@ -1,3 +1,4 @@
+import { asksNoAnswer } from './message.ts';
 import type { Raft } from './raft.ts';
 import { RaftError, index } from './types.ts';
 import type { Message } from './types.ts';
@@ -73,7 +74,8 @@ function handleAppend(r: Raft, m: Message): void {
   }
   const lastNew = r.log.maybeAppend(m.index, m.logTerm, m.commit, m.entries);
   if (lastNew !== null) {
-    r.send({ type: 'appResp', to: m.from, index: lastNew });
+    // A commit-only append the leader wants no answer to (it holds our ack of m.index already).
+    if (!asksNoAnswer(m)) r.send({ type: 'appResp', to: m.from, index: lastNew });
     return;
   }
   // Find the last index whose term is <= the leader's term at m.index: entries above it

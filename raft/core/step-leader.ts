@@ -5,9 +5,10 @@ import type { Progress } from './progress.ts';
 import type { Raft } from './raft.ts';
 import type { ReadRequest } from './read-only.ts';
 import { roundContext, roundOf } from './read-only.ts';
+import { noAnswerContext } from './message.ts';
 import { isJoint } from './tracker.ts';
 import { RaftError, index } from './types.ts';
-import type { Entry, Message, NodeId } from './types.ts';
+import type { Entry, Index, Message, NodeId } from './types.ts';
 
 /** The leader's step function (etcd's stepLeader). */
 export function stepLeader(r: Raft, m: Message): void {
@@ -65,23 +66,31 @@ function handleProp(r: Raft, m: Message): void {
   if (!r.trk.isVoter(r.id)) throw new RaftError('ProposalDropped', 'this node is not a voter of the cluster');
   if (r.leadTransferee !== '') throw new RaftError('ProposalDropped', `leadership transfer to ${r.leadTransferee} in progress`);
   const local = m.from === r.id;
+  let confIndex = r.pendingConfIndex;
   const entries: Entry[] = m.entries.map((e, i) => {
     if (e.type !== 'confChange') return e;
-    const refusal = confChangeRefusal(r, isLeaveJoint(decodeConfChange(e.data)));
+    const refusal = confChangeRefusal(r, confIndex, isLeaveJoint(decodeConfChange(e.data)));
     if (refusal === null) {
-      r.pendingConfIndex = index(r.log.lastIndex() + i + 1);
+      confIndex = index(r.log.lastIndex() + i + 1);
       return e;
     }
     if (local) throw new RaftError('ConfChangePending', refusal);
     // A forwarded change that cannot go in becomes a no-op, keeping the batch's positions.
     return { ...e, type: 'normal', data: new Uint8Array(0) };
   });
-  r.appendEntries(entries);
-  bcastAppend(r);
+  if (!r.appendEntries(entries)) {
+    // A relayed proposal is dropped (RawNode.step): its proposer proposes it again later.
+    throw new RaftError('ProposalDropped', `${r.uncommitted.value} bytes of entries not committed yet: at the cap`);
+  }
+  // Only once appended: a refused conf change must not block the next one.
+  r.pendingConfIndex = confIndex;
+  // Sent with the next Ready (flushAppends): the proposals stepped until then share one append per follower.
+  r.appendsPending = true;
 }
 
-function confChangeRefusal(r: Raft, leave: boolean): string | null {
-  if (r.pendingConfIndex > r.log.applied) return `conf change at ${r.pendingConfIndex} not applied yet`;
+/** Why a conf change cannot go in now (null: it can), with `pendingConfIndex` the last one proposed, this batch's included. */
+function confChangeRefusal(r: Raft, pendingConfIndex: Index, leave: boolean): string | null {
+  if (pendingConfIndex > r.log.applied) return `conf change at ${pendingConfIndex} not applied yet`;
   const joint = isJoint(r.trk.config);
   if (joint && !leave) return 'in a joint configuration: only leaving it is allowed';
   if (!joint && leave) return 'not in a joint configuration: nothing to leave';
@@ -116,9 +125,9 @@ function handleAppResp(r: Raft, m: Message, pr: Progress): void {
   } else if (oldPaused) {
     sendAppend(r, m.from);
   }
-  while (maybeSendAppend(r, m.from, false)) {
-    // keep streaming while the inflight window allows
-  }
+  // What the freed inflight window allows goes out with the next Ready (flushAppends), with what
+  // the other answers of the same batch free.
+  if (pr.next <= r.log.lastIndex()) r.appendsPending = true;
   if (m.from === r.leadTransferee && pr.match === r.log.lastIndex()) {
     r.send({ type: 'timeoutNow', to: m.from });
   }
@@ -193,6 +202,31 @@ export function bcastHeartbeat(r: Raft, context: Uint8Array): void {
   }
 }
 
+/**
+ * Leader, when a Ready is taken: sends what the steps since the last Ready left pending, at once for
+ * all of them. Proposals (appendsPending): to each follower, its new entries as far as its inflight
+ * window allows. A commit that moved (commitPending): to each follower an append even if empty, so
+ * that it learns the commit. Without this, each proposal and each acknowledgement stepped would
+ * send its own append to every follower (and each get its own answer): a batch of N relayed
+ * proposals cost N appends and N answers per follower instead of one.
+ */
+export function flushAppends(r: Raft): void {
+  const sendIfEmpty = r.commitPending;
+  if (!r.appendsPending && !sendIfEmpty) return;
+  r.appendsPending = false;
+  r.commitPending = false;
+  if (r.role !== 'leader') return;
+  // A follower sent an append since (a probe answered, a heartbeat answered) knows this commit already.
+  const told = new Set<NodeId>();
+  if (sendIfEmpty) for (const m of r.msgs) if (m.type === 'app' && m.commit === r.log.committed) told.add(m.to);
+  for (const id of r.trk.ids()) {
+    if (id === r.id || !maybeSendAppend(r, id, sendIfEmpty && !told.has(id))) continue;
+    while (maybeSendAppend(r, id, false)) {
+      // keep streaming while the inflight window allows
+    }
+  }
+}
+
 /** Sends app messages to every other member (empty ones too unless sendIfEmpty is false). */
 export function bcastAppend(r: Raft, sendIfEmpty = true): void {
   for (const id of r.trk.ids()) {
@@ -219,7 +253,9 @@ function maybeSendAppend(r: Raft, to: NodeId, sendIfEmpty: boolean): boolean {
     throw e;
   }
   if (ents.length === 0 && !sendIfEmpty) return false;
-  r.send({ type: 'app', to, index: prev, logTerm: prevTerm, entries: ents, commit: r.log.committed });
+  // Only the commit moves, and this follower acknowledged everything before it: no answer wanted.
+  const answerless = ents.length === 0 && pr.state === 'replicate' && pr.match === prev;
+  r.send({ type: 'app', to, index: prev, logTerm: prevTerm, entries: ents, commit: r.log.committed, ...(answerless ? { context: noAnswerContext } : {}) });
   const last = ents[ents.length - 1];
   if (pr.state === 'replicate' && last !== undefined) {
     pr.optimisticUpdate(last.index);

@@ -146,7 +146,10 @@ export interface Message {
   /** For a rejected appResp: the term of the follower's entry at `rejectHint` (0 if none). */
   readonly rejectHintTerm: Term;
   readonly snapshot: Snapshot | null;
-  /** For readIndex / heartbeat: the read request context echoed back. For transferLeader: unused. */
+  /**
+   * For readIndex / heartbeat: the read request context echoed back. For app: noAnswerContext on a
+   * commit-only append that asks for no answer. For transferLeader: unused.
+   */
   readonly context: Uint8Array;
 }
 

@@ -62,7 +62,9 @@ export class Unstable {
     if (first === undefined) return;
     const after = first.index;
     if (after === this.offset + this.entries.length) {
-      this.entries = [...this.entries, ...ents];
+      // In place: a leader appends once per proposal, and copying the tail each time made a Ready
+      // of N proposals cost N^2 (nothing else holds this array: readers get copies).
+      for (const e of ents) this.entries.push(e);
     } else if (after <= this.offset) {
       this.offset = after;
       this.entries = [...ents];

@@ -59,6 +59,10 @@ export function drawFaultPlan(rng: Rng, voters: number): FaultPlan {
     preVote: rng.chance(0.5),
     checkQuorum: rng.chance(0.5),
   };
+  // From a stream of its own (the other draws stay what they were): the leader's cap on uncommitted
+  // bytes, none or some tens of proposals' worth (payloads are a few bytes), so leaders drop proposals.
+  const cap = rng.derive('uncommitted-cap').pick([0, 64, 256]);
+  if (cap > 0) raft.maxUncommittedEntriesBytes = cap;
   const base = basePlan(rng, voters, raft);
   switch (profile) {
     case 'mixed':

@@ -4,7 +4,8 @@
  * - exactly the live leader with the highest term, L, has committed an entry of its own term;
  * - every member of L's configuration is up and has applied L's whole commit index;
  * - every proposal whose propose() was accepted has been applied (clients re-propose the
- *   pending ones to each new leader, and every `reproposeEverySteps` steps, as a real client retries);
+ *   pending ones to each new leader, and every `reproposeSameLeaderSteps` steps, or every
+ *   `reproposeEverySteps` while the leader refuses some, as a real client retries);
  * - a ReadIndex asked at L has been answered (re-asked, as a client retries, when it is not
  *   answered within `reproposeEverySteps` steps: a leader drops pending reads when it steps down).
  * Nodes that the applied configuration no longer contains are shut down once every member has
@@ -16,7 +17,7 @@ import type { Cluster } from './cluster.ts';
 import { committedOwnTerm } from './schedule.ts';
 import type { SimNode } from './sim-node.ts';
 
-/** Client retry period for reads in the liveness phase. */
+/** Client retry period for reads in the liveness phase, and for proposals a leader refused. */
 const reproposeEverySteps = 20;
 /** Client retry period for proposals when the leader does not change. */
 const reproposeSameLeaderSteps = 150;
@@ -43,16 +44,20 @@ export function runLiveness(c: Cluster, boundSteps: number): number {
   let why = 'not started';
   let retried = '';
   let retriedStep = 0;
+  let retryAfterSteps = reproposeSameLeaderSteps;
   const backlog = [...c.accepted].filter((id) => !c.appliedIds.has(id)).length;
   const bound = boundSteps + stepsPerBacklogEntry * (backlog + uncommittedSpread(c));
   for (let i = 0; i < bound; i++) {
     keepMembersUp(c);
     const leader = c.leader();
     const leadership = leader === undefined ? '' : `${leader.id}@${leader.leaderTerm}`;
-    if (leader !== undefined && (leadership !== retried || c.now - retriedStep >= reproposeSameLeaderSteps)) {
+    if (leader !== undefined && (leadership !== retried || c.now - retriedStep >= retryAfterSteps)) {
       retried = leadership;
       retriedStep = c.now;
-      for (const id of [...c.accepted]) if (!c.appliedIds.has(id)) c.propose(leader, id);
+      let refused = 0;
+      for (const id of [...c.accepted]) if (!c.appliedIds.has(id) && c.propose(leader, id) === undefined) refused++;
+      // Refused (the leader's cap on uncommitted bytes): its clients retry after a short pause, as raft-storage's do.
+      retryAfterSteps = refused > 0 ? reproposeEverySteps : reproposeSameLeaderSteps;
     }
     c.step();
     const now = c.leader();

@@ -16,6 +16,7 @@ export interface NetOptions {
   learners?: NodeId[];
   maxInflightMsgs?: number;
   maxSizePerMsgBytes?: number;
+  maxUncommittedEntriesBytes?: number;
   electionTicks?: number;
   seed?: number;
 }
@@ -91,6 +92,7 @@ export class Net {
       checkQuorum: this.opts.checkQuorum ?? false,
       random: seededRandom(this.seedCounter++),
       ...(this.opts.bugs ? { bugs: this.opts.bugs } : {}),
+      ...(this.opts.maxUncommittedEntriesBytes !== undefined ? { maxUncommittedEntriesBytes: this.opts.maxUncommittedEntriesBytes } : {}),
     };
   }
 

@@ -1,0 +1,82 @@
+// Diagnostic: the store benchmark's writes (bench/store-bench.ts, 1 KiB puts through the etcd JSON
+// gateway shim of bench/store-shim.ts) on the 3-process store cluster, split by where a write lands
+// (the leader, a follower, round-robin over all three as the benchmark does), with the replicas'
+// CPU time per write (user + system from /proc/<pid>/stat, leader and followers apart): on a shared
+// machine CPU per write is steadier than latency. Prints one JSON line per point.
+// `node dist/bench/probe-store-writes.js [pointMs] [points]` (points: comma list of
+// leader-c1, follower-c1, all-c1, all-c16, all-c256; default all of them)
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { runCleanups } from './cleanup.ts';
+import { EtcdJsonClient } from './etcd-client.ts';
+import { runClosedLoop } from './load.ts';
+import { startStoreCluster } from './store-cluster.ts';
+import type { TimingSamples } from './server-timings.ts';
+import { summarize } from './stats.ts';
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
+const clockTicksPerSecond = 100;
+const valueBytes = 1024;
+const warmupMs = 3_000;
+
+const pointMs = Number(process.argv[2] ?? 5_000);
+const wanted = (process.argv[3] ?? 'leader-c1,follower-c1,all-c1,all-c16,all-c256').split(',');
+
+/** A process's user + system CPU time so far, in ms. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+}
+
+async function takeTimings(url: string): Promise<TimingSamples> {
+  const res = await request(`${url}/timings`);
+  return (await res.body.json()) as TimingSamples;
+}
+
+const dataDir = mkdtempSync(join(process.env['BENCH_DATA_DIR'] ?? tmpdir(), 'orch-probe-store-'));
+const cluster = await startStoreCluster({ dataDir, replicas: 3, readyTimeoutMs: 60_000 });
+const client = new EtcdJsonClient(cluster.clientUrls, { connectionsPerMember: 256, timeoutMs: 15_000 });
+try {
+  const value = 'x'.repeat(valueBytes);
+  await runClosedLoop({ concurrency: 16, durationMs: warmupMs, op: (seq) => client.put(seq, `/bench/warm-${seq}`, value) });
+  // The leader is the replica that timed commits of its own proposals (followers relay theirs).
+  await Promise.all(cluster.clientUrls.map((url) => takeTimings(url)));
+  for (let i = 0; i < 30; i++) await client.put(i, `/bench/find-${i}`, value);
+  const commits = await Promise.all(cluster.clientUrls.map(async (url) => (await takeTimings(url)).commitMs.length));
+  const leader = commits.indexOf(Math.max(...commits));
+  const follower = (leader + 1) % 3;
+  const member = (where: string, seq: number): number => (where === 'leader' ? leader : where === 'follower' ? follower : seq);
+  for (const point of wanted) {
+    const [where = 'all', c = 'c1'] = point.split('-');
+    const concurrency = Number(c.slice(1));
+    await Promise.all(cluster.clientUrls.map((url) => takeTimings(url)));
+    const before = cluster.pids.map(cpuMs);
+    const result = await runClosedLoop({ concurrency, durationMs: pointMs, op: (seq) => client.put(member(where, seq), `/bench/${point}-${seq}`, value) });
+    const after = cluster.pids.map(cpuMs);
+    const timings = await Promise.all(cluster.clientUrls.map((url) => takeTimings(url)));
+    const spent = after.map((a, i) => a - (before[i] ?? 0));
+    const leaderCpu = spent[leader] ?? 0;
+    const total = spent.reduce((s, x) => s + x, 0);
+    const perWrite = (ms: number): number => Math.round((ms / Math.max(1, result.ops)) * 1000) / 1000;
+    console.log(JSON.stringify({
+      point, ops: result.ops, errors: result.errors, opsPerSecond: Math.round(result.opsPerSecond),
+      p50: round(result.latency.p50Ms), p99: round(result.latency.p99Ms),
+      cpuMsPerWrite: perWrite(total), leaderCpuMsPerWrite: perWrite(leaderCpu), followersCpuMsPerWrite: perWrite(total - leaderCpu),
+      commitP50: round(summarize(timings.flatMap((t) => t.commitMs)).p50Ms), fsyncP50: round(summarize(timings.flatMap((t) => t.fsyncMs)).p50Ms),
+      fsyncs: timings.map((t) => t.fsyncMs.length), firstError: result.firstError,
+    }));
+  }
+} finally {
+  await client.close().catch(() => undefined);
+  await cluster.stop();
+  runCleanups();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}

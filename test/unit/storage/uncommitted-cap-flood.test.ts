@@ -1,0 +1,59 @@
+// A flood of writes relayed by a follower against a leader whose cap on uncommitted entry bytes
+// (raft/limits.ts uncommittedEntriesBytesMax, here 32 entries' worth) refuses most of them at
+// first: the relays the leader dropped are relayed again, and every write acknowledged is applied
+// on every replica, once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureClusterPki } from '../../../internal/certificates/index.ts';
+import { openRaftStorage, type RaftStorage } from '../../../internal/storage/raft-storage.ts';
+import { freePorts } from '../../support/free-ports.ts';
+
+const writes = 120;
+const valueBytes = 1024;
+
+test('writes relayed past the leader\'s cap on uncommitted bytes are retried, and none acknowledged is lost', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-cap-flood-'));
+  const replicas: RaftStorage[] = [];
+  t.after(async () => {
+    await Promise.all(replicas.map((r) => r.close().catch(() => undefined)));
+    await rm(dir, { recursive: true, force: true });
+  });
+  const ids = ['n1', 'n2', 'n3'];
+  const pki = await ensureClusterPki(join(dir, 'pki'), ids);
+  const ports = await freePorts(ids.length);
+  const peers = Object.fromEntries(ids.map((id, i) => [id, `127.0.0.1:${ports[i]}`]));
+  for (const id of ids) {
+    const pair = pki.replicas[id];
+    if (pair === undefined) throw new Error(`no certificate for ${id}`);
+    replicas.push(await openRaftStorage({
+      dataDir: join(dir, id), replicaName: id, relayAttemptTimeoutMs: 200,
+      raft: {
+        id, peers, listen: peers[id] as string, tls: { ca: pki.ca.cert, cert: pair.cert, key: pair.key },
+        tickMs: 20, electionTicks: 10, heartbeatTicks: 1, snapshotEveryEntries: 0, uncommittedEntriesBytesMax: 32 * valueBytes,
+      },
+    }));
+  }
+  const deadline = Date.now() + 10_000;
+  while (!replicas.some((r) => r.node.isLeader())) {
+    if (Date.now() > deadline) throw new Error('no leader elected in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const follower = replicas.find((r) => !r.node.isLeader() && r.node.leaderId() !== null) ?? replicas.find((r) => !r.node.isLeader());
+  assert.ok(follower);
+  const value = new Uint8Array(valueBytes).fill(7);
+  const outcomes = await Promise.allSettled(Array.from({ length: writes }, (_, i) => follower.storage.create(`/flood/${i}`, value)));
+  const acknowledged = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
+  assert.equal(acknowledged.length, writes, `refused: ${outcomes.find((o) => o.status === 'rejected')?.reason}`);
+  const relayedAgain = follower.node.metrics().relayedProposals - writes;
+  assert.ok(relayedAgain > 0, 'the cap refused no relay: the test proves nothing');
+  // Every replica applies every acknowledged write (the leader's and the other follower's apply may trail).
+  const applyDeadline = Date.now() + 10_000;
+  for (const r of replicas) {
+    while (r.storage.localRevision() < writes && Date.now() < applyDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(r.storage.localRevision(), writes, 'each write applied once, whatever times it was relayed');
+    for (const i of acknowledged) assert.notEqual(await r.storage.get(`/flood/${i}`, { consistency: 'local' }), null, `write ${i} missing`);
+  }
+});
