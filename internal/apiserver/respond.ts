@@ -4,24 +4,10 @@ import type { StatusError } from '../registry/errors/status-error.ts';
 import { gzipBytesMin, warningCharsMax, warningsMax, warningsRunesTotalMax } from './limits.ts';
 import { negotiateError, type ProtobufMediaType, type ResponseFormat } from './negotiation.ts';
 import { encodeProtobuf, type KubeObject } from './protobuf/index.ts';
+import { BodyPump } from './body-pump.ts';
+import type { RawResponse } from './raw-response.ts';
 
-/** The part of a Node HTTP/1 or HTTP/2 compat response the API uses. */
-export interface RawResponse {
-  statusCode: number;
-  readonly headersSent: boolean;
-  setHeader(name: string, value: string | number | readonly string[]): unknown;
-  /** False when the chunk was buffered because the client is not taking data: wait for 'drain'. */
-  write(chunk: string | Uint8Array): boolean;
-  end(chunk?: string | Uint8Array): unknown;
-  on(event: 'close', listener: () => void): unknown;
-  once(event: 'drain', listener: () => void): unknown;
-  off(event: 'drain', listener: () => void): unknown;
-  /** Ends the response at once, buffered data included (HTTP/1.1: the connection; HTTP/2: the stream). */
-  destroy(): unknown;
-  flushHeaders?(): void;
-  /** The HTTP/2 stream (HTTP/2 only). */
-  readonly stream?: { close(code?: number): void; once(event: 'finish', listener: () => void): unknown };
-}
+export type { RawResponse } from './raw-response.ts';
 
 /** `text` cut to `max` characters, ending in "..." when cut. */
 export function elide(text: string, max = warningCharsMax): string {
@@ -48,6 +34,11 @@ export interface AnswerHook {
   answered(code: number, body: unknown, json?: string): void;
   /** A stream (watch) is about to send its headers with `code`. */
   streamStarted(code: number): void;
+  /**
+   * Whether `answered` keeps the response object (an audit at level RequestResponse): such an
+   * answer is sent whole, never in pieces (sendPieces). A hook without this method may keep it.
+   */
+  keepsResponseObject?(): boolean;
 }
 
 /** Writes API responses: objects in the negotiated format, Status errors, plain text. */
@@ -55,6 +46,8 @@ export class Responder {
   readonly warnings: string[] = [];
   /** Set once the exchange was answered for a handler that runs on (expire): its sends are dropped. */
   private expired = false;
+  /** The body being sent in pieces (sendPieces), from its headers until it ended whole. */
+  private pump: BodyPump | null = null;
 
   constructor(
     readonly raw: RawResponse,
@@ -102,6 +95,11 @@ export class Responder {
    * view or resource the request was for (kube's ErrorNegotiated: a Status always has a message).
    */
   sendError(err: StatusError): void {
+    if (this.pump !== null) {
+      // A body under way in pieces cannot be ended as if whole: the client must see it cut.
+      this.pump.cut();
+      return;
+    }
     if (this.raw.headersSent) {
       this.raw.end();
       return;
@@ -186,6 +184,50 @@ export class Responder {
     }
     this.raw.setHeader('Content-Length', String(body.length));
     this.raw.end(body);
+  }
+
+  /** Whether an answer may go out in pieces of compact JSON (sendPieces): not pretty, and nothing asks for the whole response object. */
+  canSendPieces(): boolean {
+    return !this.options.pretty && (this.answerHook === undefined || this.answerHook.keepsResponseObject?.() === false);
+  }
+
+  /**
+   * Sends a body produced in pieces (a LIST of many objects), never held whole: headers first (no
+   * Content-Length; gzipped as `send` gzips when the client accepts it), then each piece as the
+   * client takes them, so the producer reads no further ahead. The answer hook hears the code, not
+   * the object. A failure once the headers are out cuts the response (the client sees it
+   * incomplete, never a short body that looks whole) and is rethrown.
+   */
+  async sendPieces(code: number, contentType: string, pieces: AsyncIterable<string>): Promise<void> {
+    if (this.expired) return;
+    if (!this.canSendPieces()) throw new Error('assert: an answer whose object is kept is sent in pieces');
+    this.answerHook?.answered(code, undefined);
+    this.writeWarnings();
+    this.raw.statusCode = code;
+    this.raw.setHeader('Content-Type', contentType);
+    this.raw.setHeader('Cache-Control', 'no-cache, private');
+    if (this.options.gzip) {
+      this.raw.setHeader('Content-Encoding', 'gzip');
+      this.raw.setHeader('Vary', 'Accept-Encoding');
+    }
+    const pump = new BodyPump(this.raw, this.options.gzip);
+    this.pump = pump;
+    try {
+      for await (const piece of pieces) {
+        // The exchange closed (the client left, or the body was cut): nobody takes the rest, and
+        // the gzip stream under way is let go at once.
+        if (!(await pump.write(piece))) {
+          pump.cut();
+          return;
+        }
+      }
+      await pump.finish();
+      this.pump = null;
+    } catch (err) {
+      // this.pump stays: the error's answer (sendError) must not end the cut body as if whole.
+      pump.cut();
+      throw err;
+    }
   }
 
   /** Answers 304 Not Modified with `headers` (the validator and caching headers) and no body. */

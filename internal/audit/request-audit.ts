@@ -166,6 +166,11 @@ export class RequestAudit {
     this.finish('ResponseComplete');
   }
 
+  /** Whether `answered` keeps the response object (level RequestResponse): such an answer is not sent in pieces. */
+  keepsResponseObject(): boolean {
+    return this.config !== undefined && levelAtLeast(this.config.level, 'RequestResponse');
+  }
+
   /** A stream (watch) is about to send its headers with `code`: ResponseStarted. */
   streamStarted(code: number): void {
     if (this.state !== 'open') return;

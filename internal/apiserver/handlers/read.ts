@@ -3,6 +3,9 @@ import type { ListObject } from '../../registry/generic/store.ts';
 import { parseIncludeObject, partialMetadata, toTable } from '../table.ts';
 import type { RequestContext } from './request-context.ts';
 import { listOptionsOf } from './request-options.ts';
+import { readListPages } from '../../registry/generic/list-pages.ts';
+import { listSentInPieces, sendListPieces } from './list-pieces.ts';
+import { listPiecesPageItems } from '../limits.ts';
 
 /** Sends one object in the negotiated view (object, Table or metadata). */
 export function sendObject(ctx: RequestContext, code: number, obj: KObject): void {
@@ -30,16 +33,24 @@ export async function handleGet(ctx: RequestContext): Promise<void> {
   sendObject(ctx, 200, obj);
 }
 
-/** GET of a collection. */
+/**
+ * GET of a collection. A whole list (no limit) is read in pages and, when it takes more than one,
+ * written item by item as the client takes it (list-pieces.ts): the same bytes, never all in memory.
+ */
 export async function handleList(ctx: RequestContext): Promise<void> {
   const { labelSelector, fieldSelector, limit, continue: token, resourceVersion, resourceVersionMatch } = listOptionsOf(ctx.query);
-  const list = await ctx.store.list(ctx.info.namespace, {
+  const query = {
     ...(labelSelector === undefined ? {} : { labelSelector }),
     ...(fieldSelector === undefined ? {} : { fieldSelector }),
-    ...(limit === undefined ? {} : { limit }),
     ...(token === undefined ? {} : { continue: token }),
     ...(resourceVersion === undefined ? {} : { resourceVersion }),
     ...(resourceVersionMatch === undefined ? {} : { resourceVersionMatch }),
-  });
-  sendList(ctx, list);
+  };
+  if (!listSentInPieces(ctx, limit)) {
+    sendList(ctx, await ctx.store.list(ctx.info.namespace, { ...query, ...(limit === undefined ? {} : { limit }) }));
+    return;
+  }
+  const listed = await readListPages(ctx.store, ctx.info.namespace, query, listPiecesPageItems);
+  if (listed.whole !== null) sendList(ctx, listed.whole);
+  else await sendListPieces(ctx, listed);
 }

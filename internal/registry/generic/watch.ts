@@ -4,7 +4,8 @@ import { collectionPrefix, objectKey } from './keys.ts';
 import { fieldSelectorNaming, parseFieldSelector, selectedName } from './field-selector.ts';
 import { selectorPredicate, type ListQuery } from './list.ts';
 import { watchDecodedChangesMax, watchProgressIntervalMs } from './limits.ts';
-import { parseResourceVersion, planWatch, type WatchPlan } from './resource-version.ts';
+import { planWatch, type WatchPlan } from './resource-version.ts';
+import { readInitialObjects } from './initial-events.ts';
 import { toStatusError } from './storage-errors.ts';
 import { gone, StatusError } from '../errors/status-error.ts';
 import type { GenericStore } from './store.ts';
@@ -25,6 +26,12 @@ export interface WatchQuery extends Pick<ListQuery, 'labelSelector' | 'fieldSele
   readonly sendInitialEvents?: boolean;
   /** The one object the request's path names: the field selector must be empty or pin metadata.name to it (else 400). */
   readonly name?: string;
+}
+
+/** Knobs of one watch, for tests; production watches take the defaults. */
+export interface WatchTuning {
+  /** Objects read per page of the initial events (default initialEventsPageItemsDefault). */
+  readonly initialPageItems?: number;
 }
 
 /** The annotation of the BOOKMARK that ends the initial events of `sendInitialEvents`. */
@@ -97,23 +104,20 @@ function translateChange(ev: Exclude<WatchEvent, { type: 'progress' }>, change: 
   return before ? { type: 'DELETED', object: obj } : null;
 }
 
-/** The initial objects (when the plan wants them) and the revision the watch starts after. */
-async function startingPoint(store: GenericStore, namespace: string | undefined, query: WatchQuery, plan: WatchPlan): Promise<{ initial: KObject[]; after: Revision }> {
+/** The initial objects (when the plan wants them, read page by page) and the revision the watch starts after. */
+async function startingPoint(store: GenericStore, namespace: string | undefined, query: WatchQuery, plan: WatchPlan, pageItems: number | undefined): Promise<{ initial: AsyncIterable<readonly KObject[]> | null; after: Revision }> {
   if (plan.initialEvents) {
-    const { labelSelector, fieldSelector } = query;
-    const read = plan.read;
-    const rv = read.kind === 'most-recent' ? {} : { resourceVersion: read.kind === 'any' ? '0' : String(read.revision), resourceVersionMatch: 'NotOlderThan' };
-    const list = await store.list(namespace, { labelSelector, fieldSelector, ...rv });
-    return { initial: list.items, after: parseResourceVersion(list.metadata.resourceVersion) };
+    const { revision, pages } = await readInitialObjects(store, namespace, query, plan.read, pageItems);
+    return { initial: pages, after: revision };
   }
   switch (plan.read.kind) {
     case 'most-recent':
-      return { initial: [], after: await store.guard('', () => store.storage.currentRevision()) };
+      return { initial: null, after: await store.guard('', () => store.storage.currentRevision()) };
     case 'any':
-      return { initial: [], after: store.storage.localRevision() };
+      return { initial: null, after: store.storage.localRevision() };
     default:
       // A start beyond this replica's revision is not an error: the watch waits for it.
-      return { initial: [], after: plan.read.revision };
+      return { initial: null, after: plan.read.revision };
   }
 }
 
@@ -128,16 +132,17 @@ function tooOldWatch(store: GenericStore, after: Revision): ApiWatch {
 
 /**
  * Starts a watch of a collection per the watch table (see `planWatch`): initial ADDED events when
- * planned, the `initial-events-end` BOOKMARK when requested, then changes. As kube-apiserver does,
+ * planned (read a page at a time as the stream takes them: initial-events.ts), the
+ * `initial-events-end` BOOKMARK when requested, then changes. As kube-apiserver does,
  * a start older than retained history is a 200 stream with one ERROR event (410 Expired), and
  * errors that end the stream later arrive the same way.
  */
-export async function startWatch(store: GenericStore, namespace: string | undefined, request: WatchQuery): Promise<ApiWatch> {
+export async function startWatch(store: GenericStore, namespace: string | undefined, request: WatchQuery, tuning: WatchTuning = {}): Promise<ApiWatch> {
   const query = request.name === undefined ? request : { ...request, fieldSelector: fieldSelectorNaming(request.fieldSelector, store.decl, request.name) };
   const matches = selectorPredicate(store.decl, query);
   const name = selectedName(parseFieldSelector(query.fieldSelector, store.decl));
   const plan = planWatch(query);
-  const { initial, after } = await startingPoint(store, namespace, query, plan);
+  const { initial, after } = await startingPoint(store, namespace, query, plan, tuning.initialPageItems);
   const prefix = name !== undefined && (namespace !== undefined || !store.decl.namespaced) ? objectKey(store.decl, namespace, name) : collectionPrefix(store.decl, namespace);
   let watcher: Watcher;
   try {
@@ -147,10 +152,19 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
     throw toStatusError(err, store.gr, '');
   }
   const bookmarks = query.allowWatchBookmarks === true;
+  let stopped = false;
   async function* events(): AsyncGenerator<ApiWatchEvent> {
-    for (const obj of initial) yield { type: 'ADDED', object: obj };
-    if (plan.initialEventsEndBookmark) yield bookmark(store, after, { [initialEventsEndAnnotation]: 'true' });
     try {
+      // The watcher already exists (at `after`) but replays nothing until iterated: no change is
+      // queued while the initial pages go out, and none is missed or repeated after them.
+      if (initial !== null) {
+        for await (const page of initial) {
+          for (const obj of page) yield { type: 'ADDED', object: obj };
+          // A stopped watch (timeout, client gone) reads no further page.
+          if (stopped) return;
+        }
+      }
+      if (plan.initialEventsEndBookmark) yield bookmark(store, after, { [initialEventsEndAnnotation]: 'true' });
       let lastSentMs = Date.now();
       for await (const ev of watcher) {
         // An exact-key prefix also matches longer names; the selector filters them out.
@@ -185,6 +199,7 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
   return {
     events: events(),
     stop: () => {
+      stopped = true;
       untrack();
       watcher.stop();
     },
