@@ -29,7 +29,8 @@ import { podNodeSelectorPlugin } from './plugins/pod-node-selector/pod-node-sele
 import { podTolerationRestrictionPlugin } from './plugins/pod-toleration-restriction/pod-toleration-restriction.ts';
 import { podSecurityPlugin } from './plugins/podsecurity/podsecurity-plugin.ts';
 import { priorityPlugin } from './plugins/priority/plugin.ts';
-import { resourceQuotaPlugin } from './plugins/resourcequota/plugin.ts';
+import { resourceQuotaPluginWith } from './plugins/resourcequota/plugin.ts';
+import { QuotaNamespaces } from './plugins/resourcequota/quota-namespaces.ts';
 import { runtimeClassPlugin } from './plugins/runtime-class/plugin.ts';
 import { securityContextDenyPlugin } from './plugins/security-context-deny/security-context-deny.ts';
 import { serviceAccountPlugin } from './plugins/service-account/plugin.ts';
@@ -72,6 +73,12 @@ function resourceFinder(registry: ResourceRegistry) {
   };
 }
 
+/** The store of a core-group (`group` '') or other served resource at v1, if served. */
+function servedStore(deps: CatalogueDeps, group: string, plural: string): GenericStore | undefined {
+  const served = deps.registry.find(group, 'v1', plural);
+  return served && deps.stores.get(served);
+}
+
 /** Feeds `source` every configuration of its kind: at start, then after each change (every replica runs its own). */
 function feed(source: WebhookConfigurationSource, store: GenericStore, signal: AbortSignal, log: CatalogueDeps['log']): Promise<void> {
   return runWatchedLoop({
@@ -92,6 +99,9 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
   const mutating = new WebhookConfigurationSource('MutatingWebhookConfiguration');
   const equivalents = new RegistryEquivalents(deps.registry);
   const policies = validatingAdmissionPolicyPlugin({ registry: deps.registry, stores: deps.stores, equivalents, log: deps.log });
+  const quotaStore = servedStore(deps, '', 'resourcequotas');
+  // Followed only while the plugin is enabled (start); until then it knows nothing and the plugin reads the store.
+  const quotaNamespaces = quotaStore === undefined ? undefined : new QuotaNamespaces(quotaStore, deps.log);
   const factories = new Map<string, PluginFactory>([
     ['AlwaysAdmit', alwaysAdmitPlugin],
     ['NamespaceAutoProvision', namespaceAutoProvisionPlugin],
@@ -125,7 +135,7 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
     ['MutatingAdmissionWebhook', mutatingWebhookPlugin({ source: mutating, metrics, equivalents })],
     ['ValidatingAdmissionPolicy', policies.factory],
     ['ValidatingAdmissionWebhook', validatingWebhookPlugin({ source: validating, metrics, equivalents })],
-    ['ResourceQuota', resourceQuotaPlugin],
+    ['ResourceQuota', resourceQuotaPluginWith(quotaNamespaces)],
     ['AlwaysDeny', alwaysDenyPlugin],
   ]);
   return {
@@ -142,10 +152,12 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
         running.push(feed(source, store, abort.signal, deps.log));
       }
       if (enabled.includes('ValidatingAdmissionPolicy')) running.push(policies.run(abort.signal));
+      const quotaIndex = enabled.includes('ResourceQuota') ? quotaNamespaces : undefined;
+      quotaIndex?.start();
       return {
         async stop() {
           abort.abort();
-          await Promise.all(running);
+          await Promise.all([...running, quotaIndex?.stop()]);
         },
       };
     },

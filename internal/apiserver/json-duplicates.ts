@@ -20,8 +20,14 @@ function pathOf(stack: readonly Frame[], charsMax: number): string {
 
 function stringEnd(text: string, start: number): number {
   let i = start + 1;
-  while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-  return i;
+  for (;;) {
+    const quote = text.indexOf('"', i);
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    for (let b = quote - 1; text.charCodeAt(b) === 92; b--) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    i = quote + 1;
+  }
 }
 
 /** Duplicated keys of a document: how many, and the paths of the first ones. */
@@ -52,7 +58,8 @@ export function findDuplicateKeys(text: string, namedMax: number, pathCharsMax =
     } else if (c === '"') {
       const end = stringEnd(text, i);
       if (top?.kind === 'object' && top.expectingKey) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        const raw = text.slice(i + 1, end);
+        const key = raw.includes('\\') ? JSON.parse(`"${raw}"`) as string : raw;
         if (top.keys.has(key) && count++ < namedMax) {
           const parent = pathOf(stack, pathCharsMax);
           duplicates.push(parent === '' ? key : `${parent}.${key}`);

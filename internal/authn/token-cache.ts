@@ -1,7 +1,7 @@
 // A bounded cache of token authentication results with a time to live, keyed by an HMAC of the
 // audiences and the token under a per-process random key (so the cache never holds a token and its
 // keys are useless outside this process). Concurrent lookups of one token share one call.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import type { AuthenticationOutcome, TokenAuthenticator } from './authenticator.ts';
 import { tokenCacheEntriesMax } from './limits.ts';
 
@@ -15,7 +15,8 @@ export type CacheDecision = { readonly outcome: AuthenticationOutcome; readonly 
 
 /** The cache. */
 export class TokenResultCache {
-  private readonly hmacKey = randomBytes(32);
+  // A KeyObject made once: createHmac with raw bytes imports the key again on every lookup.
+  private readonly hmacKey = createSecretKey(randomBytes(32));
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<AuthenticationOutcome>>();
 

@@ -29,3 +29,12 @@ export const webhookResponseBytesMax = 1024 * 1024;
 
 /** Sub-rules one escalation check may break a role into: a role beyond it is refused, not computed. */
 export const escalationSubrulesMax = 100_000;
+
+/**
+ * RBAC decisions remembered between two changes of the RBAC objects (rbac-authorizer.ts); the
+ * memory is dropped whole past this.
+ */
+export const rbacDecisionsCachedMax = 8192;
+
+/** Requests whose attributes (user, groups, names, path) are longer than this are decided without the RBAC decision cache. */
+export const rbacCachedAttributeCharsMax = 4096;

@@ -54,32 +54,37 @@ export function elementFromFieldsV1(text: string): PathElement {
   return isObject(parsed) && Object.keys(parsed).length > 0 ? { kind: 'key', fields: parsed } : bad();
 }
 
-const pathKeys = new WeakMap<FieldPath, string>();
-const elementTexts = new WeakMap<PathElement, string>();
+// Cached on the objects themselves as non-enumerable symbol properties (invisible to spreads, JSON
+// and deep equality): WeakMap lookups here cost twice the time of a ConfigMap's managedFields.
+const pathKeySymbol = Symbol('pathKey');
+const elementTextSymbol = Symbol('elementText');
+type Keyed<T> = T & { [pathKeySymbol]?: string; [elementTextSymbol]?: string };
 
 function elementText(e: PathElement): string {
-  let text = elementTexts.get(e);
+  const keyed = e as Keyed<PathElement>;
+  let text = keyed[elementTextSymbol];
   if (text === undefined) {
     text = JSON.stringify(elementToFieldsV1(e));
-    elementTexts.set(e, text);
+    if (Object.isExtensible(e)) Object.defineProperty(keyed, elementTextSymbol, { value: text });
   }
   return text;
 }
 
 /** `path` followed by `element`, as a new path whose key is derived from the parent's (walkers build paths this way). */
 export function extendPath(path: FieldPath, element: PathElement): FieldPath {
-  const child = [...path, element];
+  const child = [...path, element] as Keyed<PathElement[]>;
   const parentKey = pathKey(path);
-  pathKeys.set(child, parentKey === '[]' ? `[${elementText(element)}]` : `${parentKey.slice(0, -1)},${elementText(element)}]`);
+  Object.defineProperty(child, pathKeySymbol, { value: parentKey === '[]' ? `[${elementText(element)}]` : `${parentKey.slice(0, -1)},${elementText(element)}]` });
   return child;
 }
 
 /** The identity of a path, usable as a Map key: equal paths give equal strings (cached per path array). */
 export function pathKey(path: FieldPath): string {
-  let key = pathKeys.get(path);
+  const keyed = path as Keyed<FieldPath>;
+  let key = keyed[pathKeySymbol];
   if (key === undefined) {
     key = `[${path.map(elementText).join(',')}]`;
-    pathKeys.set(path, key);
+    if (Object.isExtensible(path)) Object.defineProperty(keyed, pathKeySymbol, { value: key });
   }
   return key;
 }

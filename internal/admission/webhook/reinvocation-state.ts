@@ -30,9 +30,13 @@ export class WebhookReinvocationState {
     return !jsonEqual(this.lastOutput ?? null, object ?? null);
   }
 
-  /** Remembers the object the webhooks' pass ended with (a copy). */
+  /**
+   * Remembers the object the webhooks' pass ended with (a copy). Only a reinvocation pass reads it,
+   * and only to mark the IfNeeded webhooks that ran as due again: with none run (no webhooks, the
+   * common case) no copy of every written object is made.
+   */
   setLastOutput(object: KObject | undefined): void {
-    this.lastOutput = object === undefined ? undefined : structuredClone(object);
+    this.lastOutput = object === undefined || this.previouslyInvoked.size === 0 ? undefined : structuredClone(object);
   }
 
   /** An IfNeeded webhook ran: it is reinvoked if a later change comes. */

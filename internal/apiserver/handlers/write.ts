@@ -34,7 +34,8 @@ export async function handleCreate(ctx: RequestContext): Promise<void> {
   if (ctx.served.decl.namespaced && ctx.info.namespace === undefined) throw badRequest('the namespace of the object must be given in the request path (/namespaces/{namespace}/...)');
   const opts = writeOptions(ctx);
   const obj = await readObject(ctx);
-  const result = await ctx.store.create(ctx.info.namespace, obj, opts);
+  // The decoded body is this request's alone (the audit keeps its own serialization): no copy of it.
+  const result = await ctx.store.create(ctx.info.namespace, obj, { ...opts, inputOwned: true });
   for (const w of result.warnings) ctx.out.warn(w);
   sendObject(ctx, 201, result.object);
 }
@@ -52,7 +53,7 @@ export async function handleUpdate(ctx: RequestContext): Promise<void> {
   const obj = await readObject(ctx);
   checkName(ctx, obj);
   const subresource = writtenSubresource(ctx);
-  const result = await ctx.store.update(ctx.info.namespace, ctx.info.name ?? '', obj, { ...opts, ...(subresource ? { subresource } : {}) });
+  const result = await ctx.store.update(ctx.info.namespace, ctx.info.name ?? '', obj, { ...opts, inputOwned: true, ...(subresource ? { subresource } : {}) });
   for (const w of result.warnings) ctx.out.warn(w);
   sendObject(ctx, result.created ? 201 : 200, result.object);
 }

@@ -126,12 +126,19 @@ export class RbacIndex {
   private readonly clusterRoleBindings = new BindingSet();
   private readonly roleBindings = new Map<string, BindingSet>();
   private examined = 0;
+  private changes = 0;
 
   /** `rbacGroup` is the served RBAC group (`rbac.authorization.k8s.io`), used in "not found" errors. */
   constructor(private readonly rbacGroup = 'rbac.authorization.k8s.io') {}
 
+  /** Counts the changes applied (and clears): equal values mean every lookup answers as before. */
+  get version(): number {
+    return this.changes;
+  }
+
   /** Applies one event. Unknown kinds are refused loudly: feeding the index the wrong watch is a bug. */
   apply(event: RbacEvent): void {
+    this.changes++;
     const kind = event.kind ?? event.object.kind;
     const metadata = (event.object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
     const name = typeof metadata.name === 'string' ? metadata.name : '';
@@ -171,6 +178,7 @@ export class RbacIndex {
 
   /** Forgets everything (before a fresh list after the watch was lost). */
   clear(): void {
+    this.changes++;
     this.roles.clear();
     this.clusterRoles.clear();
     this.roleBindings.clear();

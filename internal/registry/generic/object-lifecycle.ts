@@ -14,7 +14,8 @@ const generatedPrefixMax = 63 - generatedSuffixLength;
 
 /** The current time as RFC 3339 with whole seconds, as Kubernetes stores timestamps. */
 export function nowTimestamp(now: Date = new Date()): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString always ends in `.sssZ`: cut the milliseconds (no regular expression per write).
+  return `${now.toISOString().slice(0, -5)}Z`;
 }
 
 /** A name from `generateName`: the prefix (cut to leave room) plus five random characters. */

@@ -36,6 +36,11 @@ export interface WriteOptions {
   readonly authorizeCreate?: () => Promise<void>;
   /** The request's admission chain; absent for the server's own writes. */
   readonly admission?: WriteAdmission;
+  /**
+   * True when the caller hands `input` over (a body decoded for this request alone, not read after
+   * the write): the store then changes it instead of a deep copy. Absent: `input` is left as it is.
+   */
+  readonly inputOwned?: boolean;
 }
 
 /** The outcome of a write: the object as stored (or as it would be, on dry run). */
@@ -113,7 +118,7 @@ export class GenericStore {
 
   /** Creates the object in `namespace`; 409 AlreadyExists, 422 Invalid. */
   async create(namespace: string | undefined, input: KObject, opts: WriteOptions): Promise<WriteResult> {
-    const given = this.withType(cloneObject(input));
+    const given = this.withType(opts.inputOwned === true ? input : cloneObject(input));
     if (this.decl.namespaced) given.metadata.namespace = namespace;
     const obj = await this.admitted('CREATE', given, undefined, opts);
     if (this.decl.namespaced && obj.metadata.namespace !== namespace) {
@@ -151,7 +156,7 @@ export class GenericStore {
         }
         throw notFound(this.gr, name);
       }
-      return this.updateFrom(current, cloneObject(input), opts);
+      return this.updateFrom(current, opts.inputOwned === true ? input : cloneObject(input), opts);
     });
   }
 

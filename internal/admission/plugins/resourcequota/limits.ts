@@ -17,3 +17,6 @@ export const liveLookupTtlMs = 30_000;
 
 /** Namespaces remembered as holding no quota (the memory is dropped whole past this). */
 export const liveLookupEntriesMax = 10_000;
+
+/** The wait before the quota index lists again after its watch ended (quota-namespaces.ts). */
+export const quotaIndexRelistDelayMs = 1000;

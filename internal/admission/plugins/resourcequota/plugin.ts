@@ -12,6 +12,7 @@ import { checkBatch, type QuotaAccess, type QuotaWaiter } from './check-batch.ts
 import { parseQuotaConfiguration, type QuotaConfiguration } from './configuration.ts';
 import { liveLookupEntriesMax, liveLookupTtlMs, quotaEvaluationTimeoutMs, quotaWriteRetriesMax } from './limits.ts';
 import { KeyedBatches } from './namespace-batches.ts';
+import type { QuotaPresence } from './quota-namespaces.ts';
 
 /** The plugin's registered name. */
 export const resourceQuotaPluginName = 'ResourceQuota';
@@ -24,12 +25,13 @@ const quotas = { group: '', resource: 'resourcequotas' } as const;
  * none for is confirmed at the leader at most once per liveLookupTtlMs (kube's live lookup cache),
  * so a namespace without quotas costs a create no ReadIndex round. A charge is a compare-and-swap
  * on the quota's resourceVersion either way: a stale read only costs a retry, never an overshoot.
+ * `presence` (the replica's quota index, when it runs) answers "none here" without a store read.
  */
-function quotaAccess(deps: AdmissionDeps): QuotaAccess {
+function quotaAccess(deps: AdmissionDeps, presence: QuotaPresence | undefined): QuotaAccess {
   const confirmedEmpty = new Map<string, number>();
   return {
     async list(namespace) {
-      const local = await deps.objects.list(quotas, namespace);
+      const local = presence?.holdsNone(namespace) === true ? [] : await deps.objects.list(quotas, namespace);
       const confirmedAt = confirmedEmpty.get(namespace);
       if (local.length === 0 && confirmedAt !== undefined && deps.clock() - confirmedAt < liveLookupTtlMs) return local;
       const live = await deps.objects.list(quotas, namespace, { consistent: true });
@@ -85,10 +87,20 @@ function settled(batches: KeyedBatches<QuotaWaiter>, namespace: string, make: (s
   });
 }
 
-/** Makes the ResourceQuota plugin; `configuration` is the optional ResourceQuotaConfiguration. */
-export const resourceQuotaPlugin: PluginFactory = (deps, configuration) => {
+/**
+ * Makes the ResourceQuota plugin's factory; `presence` tells which namespaces hold no quota on this
+ * replica (quota-namespaces.ts), or is absent: the namespace's quotas are then read every time.
+ */
+export function resourceQuotaPluginWith(presence: QuotaPresence | undefined): PluginFactory {
+  return (deps, configuration) => resourceQuota(deps, configuration, presence);
+}
+
+/** The ResourceQuota plugin without a quota index (`configuration`: the optional ResourceQuotaConfiguration). */
+export const resourceQuotaPlugin: PluginFactory = resourceQuotaPluginWith(undefined);
+
+function resourceQuota(deps: AdmissionDeps, configuration: unknown, presence: QuotaPresence | undefined): AdmissionPlugin {
   const config = parseQuotaConfiguration(configuration);
-  const access = quotaAccess(deps);
+  const access = quotaAccess(deps, presence);
   const batches = new KeyedBatches<QuotaWaiter>(
     (namespace, batch) => processBatch(access, config, namespace, batch),
     (err, batch) => {
@@ -108,4 +120,4 @@ export const resourceQuotaPlugin: PluginFactory = (deps, configuration) => {
     },
   };
   return plugin;
-};
+}
