@@ -1,4 +1,5 @@
 import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
+import { gitVersion } from '../version.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const subresourceVerbs = ['get', 'patch', 'update'];
@@ -110,7 +111,7 @@ export function versionInfo(): Record<string, unknown> {
   return {
     major: '1',
     minor: '28',
-    gitVersion: 'v1.28.0+orch.0.1.0',
+    gitVersion,
     gitCommit: 'orch',
     gitTreeState: 'clean',
     buildDate: '2026-01-01T00:00:00Z',

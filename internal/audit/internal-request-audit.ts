@@ -12,6 +12,7 @@ import { resourceAttributes } from '../authz/request-attributes.ts';
 import { StatusError, internalError } from '../registry/errors/status-error.ts';
 import type { Auditor } from './auditor.ts';
 import { RequestAudit } from './request-audit.ts';
+import { gitVersion } from '../version.ts';
 
 /** The object an in-process request is about. */
 export interface InternalObjectRef {
@@ -37,13 +38,11 @@ export interface InternalRequest {
 /** kube's loopback address: where an in-process request comes from. */
 export const internalSourceIp = '127.0.0.1';
 
-/** The version in orch's user agent (what /version answers as gitVersion). */
-const orchVersion = 'v1.28.0+orch.0.1.0';
 
 /** The user agent of `component`, shaped as kube-controller-manager's (`orch/<version> (<os>/<arch>) kubernetes/orch/<component>`). */
 export function internalUserAgent(component: string): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
-  return `orch/${orchVersion} (${process.platform}/${arch}) kubernetes/orch/${component}`;
+  return `orch/${gitVersion} (${process.platform}/${arch}) kubernetes/orch/${component}`;
 }
 
 /** The verbs sent to the collection's URI (no name in the path). */

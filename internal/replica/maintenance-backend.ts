@@ -5,10 +5,9 @@
  * API's MaintenanceError codes.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { logFormatVersion } from '../../raft/formats.ts';
 import { RaftNodeError, type RaftNode } from '../../raft/index.ts';
 import { snapshotReadBarrierTimeoutMs } from '../apiserver/limits.ts';
@@ -18,6 +17,7 @@ import {
 } from '../apiserver/maintenance/backend.ts';
 import { encodeSnapshotHeader, snapshotFileFormatVersion, snapshotHeaderFor, snapshotStream } from '../storage/snapshot-file.ts';
 import { stateFormatVersion } from '../storage/state-schema.ts';
+import { orchRelease } from '../version.ts';
 import type { ReplicatedStorage } from '../storage/replicated-storage.ts';
 
 /** Snapshot downloads served at once: each holds a whole copy of the store on disk while it runs. */
@@ -34,18 +34,6 @@ export interface MaintenanceBackendOptions {
   readonly dataDir: string;
   /** How long a snapshot waits to confirm this replica is current (default snapshotReadBarrierTimeoutMs). */
   readonly readBarrierTimeoutMs?: number;
-}
-
-/** The orch release: the version of the nearest package.json named orch above this file (source or dist). */
-function orchVersion(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const path = join(dir, 'package.json');
-    if (existsSync(path)) {
-      const pkg = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; version?: unknown };
-      if (pkg.name === 'orch' && typeof pkg.version === 'string') return pkg.version;
-    }
-    if (dirname(dir) === dir) return 'unknown';
-  }
 }
 
 /** Raft's refusals as the API's; anything else (a bug) unchanged. */
@@ -106,7 +94,7 @@ async function databaseBytes(path: string): Promise<number> {
 
 /** The replica's MaintenanceBackend. */
 export class ReplicaMaintenance implements MaintenanceBackend {
-  private readonly version = orchVersion();
+  private readonly version = orchRelease;
   private readonly downloadsDir: string;
   private downloads = 0;
 
