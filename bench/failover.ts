@@ -1,51 +1,152 @@
-// Failover: SIGKILL the Raft leader, then write through the surviving replicas until one write
-// succeeds. The time is from the kill to that write's answer.
-import { configMap } from './orch-client.ts';
+// Failover, repeated: find the Raft leader, SIGKILL it, time until the first write a surviving
+// replica acknowledges; then restart the killed replica and wait until it is ready and has applied
+// what the cluster committed, so every kill starts from a whole, caught-up cluster. Stops early,
+// with the kills done so far, when the phase's budget would not hold one more.
+import { configMap, type OrchClient } from './orch-client.ts';
 import { ensureNamespace, findLeader, pickClient, type OrchTarget } from './orch-target.ts';
+import { summarize, type LatencySummary } from './stats.ts';
 
-/** What the failover measured. */
-export interface FailoverResult {
+/** One kill: who, how long until the first acknowledged write, and how long the restart and catch-up took. */
+export interface FailoverKill {
   readonly killed: string;
   readonly msToFirstWrite: number;
+  /** Writes started (over both survivors) until the first was acknowledged. */
   readonly attempts: number;
+  /** From the restart of the killed replica to it being ready and caught up. */
+  readonly msToCaughtUp: number;
 }
 
-/** Kills the leader (found by /metrics) and times the first successful write; throws after `msMax`. */
-export async function runFailover(target: OrchTarget, options: { msMax: number; attemptTimeoutMs: number }): Promise<FailoverResult> {
-  const namespace = 'bench-failover';
-  const base = `/api/v1/namespaces/${namespace}/configmaps`;
+/** What the failover phase measured. */
+export interface FailoverResult {
+  readonly planned: number;
+  readonly kills: readonly FailoverKill[];
+  /** Over every kill's msToFirstWrite. */
+  readonly toFirstWrite: LatencySummary;
+  /** Why the phase did fewer kills than planned, or null. */
+  readonly stoppedEarly: string | null;
+}
+
+/** The phase's bounds. */
+export interface FailoverOptions {
+  readonly kills: number;
+  /** performance.now() after which no kill starts (and a restart stops waiting). */
+  readonly deadline: number;
+  /** Bound on one kill's wait for an acknowledged write. */
+  readonly writeMsMax: number;
+  /** Bound on a restarted replica's wait to be ready and caught up. */
+  readonly catchUpMsMax: number;
+}
+
+/** Space between the writes started while no survivor acknowledges one (earlier ones stay in flight). */
+const attemptSpacingMs = 25;
+/** Writes in flight at most while waiting for the first acknowledgement. */
+const attemptsInFlightMax = 80;
+const namespace = 'bench-failover';
+
+/** Kills the leader `options.kills` times (fewer when the deadline comes first or a kill fails: `stoppedEarly` says which). */
+export async function runFailover(target: OrchTarget, options: FailoverOptions): Promise<FailoverResult> {
   await ensureNamespace(pickClient(target, 0), namespace);
-  const leader = await findLeader(target);
-  if (leader === null) throw new Error('no replica reports orch_raft_is_leader 1');
-  const killed = target.cluster.replicas[leader]?.spec.name ?? '?';
+  const kills: FailoverKill[] = [];
+  let slowestCycleMs = 0;
+  let stoppedEarly: string | null = null;
+  for (let k = 0; k < options.kills; k++) {
+    const remaining = options.deadline - performance.now();
+    // The next cycle is assumed as slow as the slowest so far; the first always runs.
+    if (k > 0 && remaining < slowestCycleMs * 1.2) {
+      stoppedEarly = `budget spent after ${k} of ${options.kills} kills (a cycle takes up to ${Math.round(slowestCycleMs / 1000)} s)`;
+      break;
+    }
+    const cycleStart = performance.now();
+    try {
+      kills.push(await killOnce(target, k, options));
+    } catch (error) {
+      // The kills done so far still count; the cluster may be short of a replica now, so no more.
+      stoppedEarly = `kill ${k + 1} failed: ${error instanceof Error ? error.message : String(error)}`;
+      break;
+    }
+    slowestCycleMs = Math.max(slowestCycleMs, performance.now() - cycleStart);
+  }
+  return { planned: options.kills, kills, toFirstWrite: summarize(kills.map((k) => k.msToFirstWrite)), stoppedEarly };
+}
+
+async function killOnce(target: OrchTarget, k: number, options: FailoverOptions): Promise<FailoverKill> {
+  const leader = await waitFor(() => findLeader(target), Math.min(10_000, Math.max(1_000, options.deadline - performance.now())), 'no replica reports orch_raft_is_leader 1');
+  const replica = target.cluster.replicas[leader];
+  if (replica === undefined) throw new Error('assert: leader index out of range');
+  const killed = replica.spec.name;
   const survivors = target.clients.filter((_, i) => i !== leader);
   const start = performance.now();
   target.cluster.signal(killed, 'SIGKILL');
-  let attempts = 0;
-  let lastError = '';
-  while (performance.now() - start < options.msMax) {
-    const client = survivors[attempts % survivors.length];
-    if (client === undefined) throw new Error('assert: no surviving replica');
-    attempts++;
-    try {
-      await withTimeout(client.call('POST', base, configMap(`f-${attempts}`, 1024), [201]), options.attemptTimeoutMs);
-      return { killed, msToFirstWrite: performance.now() - start, attempts };
-    } catch (error) {
-      lastError = error instanceof Error ? error.message : String(error);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-  throw new Error(`no write succeeded within ${options.msMax} ms after killing ${killed}: ${lastError}`);
+  const { attempts } = await firstAcknowledgedWrite(survivors, `f-${k}`, options.writeMsMax);
+  const msToFirstWrite = performance.now() - start;
+  // The exit is seen by the launcher ('exit' clears the process) before it may start the replica again.
+  await waitFor(async () => (replica.process === null ? true : null), 10_000, `${killed} did not exit after SIGKILL`);
+  const restartedAt = performance.now();
+  target.cluster.restart(killed);
+  await target.cluster.waitReady([killed], options.catchUpMsMax);
+  await awaitCaughtUp(target.clients[leader] as OrchClient, survivors, restartedAt + options.catchUpMsMax);
+  return { killed, msToFirstWrite, attempts, msToCaughtUp: performance.now() - restartedAt };
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`attempt timed out after ${ms} ms`)), ms);
+/**
+ * Starts a write every `attemptSpacingMs` over the survivors, without waiting for earlier ones (a
+ * write sent to a replica whose leader just died may hang until it learns of a new one), and
+ * resolves at the first acknowledgement. Writes still in flight then finish or fail unobserved.
+ */
+export function firstAcknowledgedWrite(survivors: readonly Pick<OrchClient, 'call'>[], prefix: string, msMax: number): Promise<{ attempts: number }> {
+  return new Promise((resolve, reject) => {
+    let attempts = 0;
+    let inFlight = 0;
+    let done = false;
+    let lastError = '';
+    const started = performance.now();
+    const finish = (error: Error | null): void => {
+      if (done) return;
+      done = true;
+      clearInterval(timer);
+      if (error === null) resolve({ attempts });
+      else reject(error);
+    };
+    const attempt = (): void => {
+      if (done) return;
+      if (performance.now() - started > msMax) return finish(new Error(`no write acknowledged within ${msMax} ms of the kill: ${lastError}`));
+      if (inFlight >= attemptsInFlightMax) return;
+      const client = survivors[attempts % survivors.length];
+      if (client === undefined) return finish(new Error('assert: no surviving replica'));
+      attempts++;
+      inFlight++;
+      client.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, configMap(`${prefix}-${attempts}`, 1024), [201]).then(
+        () => finish(null),
+        (error: unknown) => { lastError = error instanceof Error ? error.message : String(error); },
+      ).finally(() => { inFlight--; });
+    };
+    const timer = setInterval(attempt, attemptSpacingMs);
+    attempt();
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
+}
+
+/** A replica's Raft index gauge from its /metrics, or null when it does not answer. */
+async function raftIndex(client: OrchClient, gauge: 'orch_raft_commit_index' | 'orch_raft_applied_index'): Promise<number | null> {
+  const text = await client.metrics().catch(() => '');
+  const value = Number(new RegExp(`^${gauge} (\\d+)`, 'm').exec(text)?.[1]);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** Waits until the restarted replica has applied what the survivors had committed when it became ready. */
+async function awaitCaughtUp(restarted: OrchClient, survivors: readonly OrchClient[], deadline: number): Promise<void> {
+  const commits = await Promise.all(survivors.map((c) => raftIndex(c, 'orch_raft_commit_index')));
+  const goal = Math.max(0, ...commits.filter((c): c is number => c !== null));
+  await waitFor(async () => ((await raftIndex(restarted, 'orch_raft_applied_index') ?? -1) >= goal ? true : null),
+    Math.max(0, deadline - performance.now()), `the restarted replica did not apply index ${goal} in time`);
+}
+
+/** Polls `probe` every 50 ms until it gives a non-null value; throws `message` after `timeoutMs`. */
+async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs: number, message: string): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (performance.now() > deadline) throw new Error(message);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -43,6 +43,10 @@ export interface CreateMeasure {
 /** The Protobuf-against-JSON measurements of one run. */
 export interface ProtobufBenchResult {
   readonly listedPods: number;
+  /** List samples per format asked for; fewer were taken when the budget ran out (`list[f].samples`). */
+  readonly listSamplesPlanned: number;
+  /** Measured creates per format asked for (`create[f].creates` says how many were made in time). */
+  readonly createsPlanned: number;
   readonly list: Record<WireFormat, ListMeasure>;
   readonly create: Record<WireFormat, CreateMeasure>;
 }
@@ -53,30 +57,41 @@ export interface ProtobufBenchOptions {
   readonly listNamespace: string;
   /** Lists per format, spread over the replicas. */
   readonly listSamples: number;
-  /** No list sample is started after this long (the first of each format always is). */
+  /**
+   * The lists' share of the budget: no pair of list samples starts unless it fits (as slow as the
+   * slowest pair so far) in what is left of it; the first pair always runs.
+   */
   readonly listMsMax: number;
   /** Measured creates per format, and unmeasured warm-up creates per format before them. */
   readonly creates: number;
   readonly warmupCreates: number;
   readonly concurrency: number;
-  /** Bound on each create loop. */
-  readonly phaseMsMax: number;
+  /** performance.now() by which the phase ends: the create loops share what the lists left of it. */
+  readonly deadline: number;
+  /** Bound on one list (tens of MB) and on one create. */
   readonly requestTimeoutMs: number;
+  readonly createTimeoutMs: number;
+  /** Progress lines (each list pair, each create loop), so a slow phase shows where its time went. */
+  readonly log?: (message: string) => void;
 }
 
-/** The phase's bounds for a full run and for BENCH_QUICK. */
-export function protobufBenchOptions(options: { quick: boolean; apiCounts: readonly number[]; apiConcurrency: number; requestTimeoutMs: number; runMsMax: number }): ProtobufBenchOptions {
+/** The lists' share of the phase's budget; the create loops get the rest. */
+const listShareOfBudget = 0.4;
+
+/** The phase's bounds for a full run and for BENCH_QUICK, within `budgetMs` from now. */
+export function protobufBenchOptions(options: { quick: boolean; apiCounts: readonly number[]; apiConcurrency: number; requestTimeoutMs: number; budgetMs: number }): ProtobufBenchOptions {
   return {
     listNamespace: `bench-api-${Math.max(...options.apiCounts)}`,
-    // A 10,000-Pod list takes seconds in either format: 6 of each keep the phase near two minutes.
+    // A 10,000-Pod list takes seconds in either format (9-14 s on a loaded machine): 6 of each at most.
     listSamples: options.quick ? 3 : 6,
-    listMsMax: options.runMsMax / 6,
+    listMsMax: options.budgetMs * listShareOfBudget,
     creates: options.quick ? 100 : 2_000,
     warmupCreates: options.quick ? 30 : 300,
     concurrency: options.apiConcurrency,
-    phaseMsMax: options.runMsMax / 12,
+    deadline: performance.now() + options.budgetMs,
     // A 10,000-Pod JSON list is tens of MB: it gets twice a request's usual bound.
     requestTimeoutMs: options.requestTimeoutMs * 2,
+    createTimeoutMs: options.requestTimeoutMs,
   };
 }
 
@@ -158,7 +173,9 @@ async function measureLists(target: OrchTarget, clients: readonly ProtobufTestCl
   const samples = { json: { bytes: [] as number[], ms: [] as number[], cpuMs: 0 }, protobuf: { bytes: [] as number[], ms: [] as number[], cpuMs: 0 } };
   const counted: Partial<Record<WireFormat, number>> = {};
   const start = performance.now();
-  for (let s = 0; s < options.listSamples && (s === 0 || performance.now() - start < options.listMsMax); s++) {
+  let slowestPairMs = 0;
+  for (let s = 0; s < options.listSamples && (s === 0 || performance.now() - start + slowestPairMs <= options.listMsMax); s++) {
+    const pairStart = performance.now();
     for (const format of s % 2 === 0 ? formats : [...formats].reverse()) {
       const client = clients[s % clients.length]!;
       const cpu0 = replicasCpuMs(target, ticks);
@@ -173,6 +190,8 @@ async function measureLists(target: OrchTarget, clients: readonly ProtobufTestCl
         ? (JSON.parse(answer.body.toString('utf8')) as { items: unknown[] }).items.length
         : ((decodeObject(answer.body).message.items ?? []) as unknown[]).length;
     }
+    slowestPairMs = Math.max(slowestPairMs, performance.now() - pairStart);
+    options.log?.(`protobuf: list pair ${s + 1} took ${((performance.now() - pairStart) / 1000).toFixed(1)} s`);
   }
   if (counted.json !== counted.protobuf) throw new Error(`the JSON list has ${counted.json} Pods, the Protobuf one ${counted.protobuf}`);
   const measure = (format: WireFormat): ListMeasure => ({
@@ -185,11 +204,12 @@ async function measureLists(target: OrchTarget, clients: readonly ProtobufTestCl
 }
 
 /** One closed loop of `count` creates of the bench Pod in `format` into `namespace`, with the replicas' CPU and the bytes both ways. */
-async function createLoop(target: OrchTarget, clients: readonly ProtobufTestClient[], format: WireFormat, namespace: string, count: number, first: number, options: ProtobufBenchOptions, ticks: number) {
+async function createLoop(target: OrchTarget, clients: readonly ProtobufTestClient[], format: WireFormat, namespace: string, count: number, first: number, options: ProtobufBenchOptions, ticks: number, durationMs: number) {
   let requestBytes = 0;
   let responseBytes = 0;
   const cpu0 = replicasCpuMs(target, ticks);
-  const load = await runClosedLoop({ concurrency: options.concurrency, durationMs: options.phaseMsMax, opsMax: count, op: async (seq) => {
+  const started = performance.now();
+  const load = await runClosedLoop({ concurrency: options.concurrency, durationMs, opsMax: count, op: async (seq) => {
     const name = `${format}-${first + seq}`;
     const body = format === 'json' ? JSON.stringify(benchPod(name)) : encodeEnvelope({ apiVersion: 'v1', kind: 'Pod' }, benchPodMessage(name));
     const answer = await clients[seq % clients.length]!.send('POST', `/api/v1/namespaces/${namespace}/pods`, { body, contentType: format === 'json' ? 'application/json' : protobufMediaType, ...wire(format) });
@@ -197,19 +217,25 @@ async function createLoop(target: OrchTarget, clients: readonly ProtobufTestClie
     requestBytes += Buffer.byteLength(body);
     responseBytes += answer.body.length;
   } });
+  options.log?.(`protobuf: ${load.ops} of ${count} ${label[format]} creates in ${namespace} took ${((performance.now() - started) / 1000).toFixed(1)} s (share ${(durationMs / 1000).toFixed(1)} s)`);
   return { load, requestBytes, responseBytes, cpuMs: replicasCpuMs(target, ticks) - cpu0 };
 }
 
 /** Warm-up creates of both formats, then `creates` per format in A-B-B-A halves, each format in its own namespace. */
 async function measureCreates(target: OrchTarget, clients: readonly ProtobufTestClient[], options: ProtobufBenchOptions, ticks: number): Promise<Record<WireFormat, CreateMeasure>> {
   for (const namespace of ['bench-pb-warmup', 'bench-pb-json', 'bench-pb-protobuf']) await ensureNamespace(pickClient(target, 0), namespace);
-  for (const format of formats) await createLoop(target, clients, format, 'bench-pb-warmup', options.warmupCreates, 0, options, ticks);
+  // Each loop gets an even share of what is left of the phase, less one request's bound (a loop
+  // waits for its creates in flight), so the last one is not starved and the phase ends in its
+  // budget; once nothing is left, the remaining loops start no create (their rows stay empty).
+  let loopsLeft = formats.length + 4;
+  const share = (): number => Math.max(0, (options.deadline - options.createTimeoutMs - performance.now()) / loopsLeft--);
+  for (const format of formats) await createLoop(target, clients, format, 'bench-pb-warmup', options.warmupCreates, 0, options, ticks, share());
   const half = Math.ceil(options.creates / 2);
   const order: WireFormat[] = ['json', 'protobuf', 'protobuf', 'json'];
   const runs: { format: WireFormat; run: Awaited<ReturnType<typeof createLoop>> }[] = [];
   for (const format of order) {
     const done = runs.filter((r) => r.format === format).length;
-    runs.push({ format, run: await createLoop(target, clients, format, `bench-pb-${format}`, done === 0 ? half : options.creates - half, done * half, options, ticks) });
+    runs.push({ format, run: await createLoop(target, clients, format, `bench-pb-${format}`, done === 0 ? half : options.creates - half, done * half, options, ticks, share()) });
   }
   const measure = (format: WireFormat): CreateMeasure => {
     const mine = runs.filter((r) => r.format === format).map((r) => r.run);
@@ -219,7 +245,7 @@ async function measureCreates(target: OrchTarget, clients: readonly ProtobufTest
       creates: ops,
       errors: mine.reduce((n, r) => n + r.load.errors, 0),
       firstError: mine.find((r) => r.load.firstError !== null)?.load.firstError ?? null,
-      createsPerSecond: elapsedMs > 0 ? (ops * 1000) / elapsedMs : 0,
+      createsPerSecond: ops > 0 && elapsedMs > 0 ? (ops * 1000) / elapsedMs : Number.NaN,
       requestBytes: ops > 0 ? mine.reduce((n, r) => n + r.requestBytes, 0) / ops : Number.NaN,
       responseBytes: ops > 0 ? mine.reduce((n, r) => n + r.responseBytes, 0) / ops : Number.NaN,
       cpuMsPerCreate: ops > 0 ? mine.reduce((n, r) => n + r.cpuMs, 0) / ops : Number.NaN,
@@ -231,12 +257,14 @@ async function measureCreates(target: OrchTarget, clients: readonly ProtobufTest
 /** Runs the list rows, then the create rows, against `target` (after the API phase made the Pods to list). */
 export async function runProtobufBench(target: OrchTarget, options: ProtobufBenchOptions): Promise<ProtobufBenchResult> {
   const ticks = clockTicksPerSecond();
-  const clients = target.cluster.replicas.map((r) => new ProtobufTestClient(r.apiUrl, target.cluster.caPem, target.cluster.adminToken, { connections: options.concurrency, timeoutMs: options.requestTimeoutMs }));
+  const clientsWith = (timeoutMs: number): ProtobufTestClient[] => target.cluster.replicas.map((r) => new ProtobufTestClient(r.apiUrl, target.cluster.caPem, target.cluster.adminToken, { connections: options.concurrency, timeoutMs }));
+  const listClients = clientsWith(options.requestTimeoutMs);
+  const createClients = clientsWith(options.createTimeoutMs);
   try {
-    const lists = await measureLists(target, clients, options, ticks);
-    return { ...lists, create: await measureCreates(target, clients, options, ticks) };
+    const lists = await measureLists(target, listClients, options, ticks);
+    return { ...lists, listSamplesPlanned: options.listSamples, createsPlanned: options.creates, create: await measureCreates(target, createClients, options, ticks) };
   } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await Promise.all([...listClients, ...createClients].map((c) => c.close().catch(() => undefined)));
   }
 }
 
@@ -265,8 +293,11 @@ export function protobufNotes(result: ProtobufBenchResult): string[] {
     `info: Protobuf / JSON: list of ${result.listedPods} pods bytes ${r((f) => result.list[f].responseBytes)}, p50 ${r((f) => result.list[f].latency.p50Ms)}, CPU ${r((f) => result.list[f].cpuMsPerList)}; `
       + `create request bytes ${r((f) => result.create[f].requestBytes)}, creates/s ${r((f) => result.create[f].createsPerSecond)}, CPU ${r((f) => result.create[f].cpuMsPerCreate)}`,
   ];
+  const taken = result.list.json.samples;
+  if (taken < result.listSamplesPlanned) notes.push(`protobuf bench: list sampling stopped at its share of the phase's budget after ${taken} of ${result.listSamplesPlanned} lists per format`);
   for (const f of formats) {
     const c = result.create[f];
+    if (c.creates + c.errors < result.createsPlanned) notes.push(`protobuf bench: only ${c.creates} of ${result.createsPlanned} ${label[f]} creates finished within the phase's budget`);
     if (c.errors > 0) notes.push(`protobuf bench: ${c.errors} ${label[f]} creates failed (first: ${c.firstError ?? '?'})`);
   }
   return notes;

@@ -21,14 +21,24 @@ export interface RbacBenchResult {
   readonly serviceAccount: LoadResult;
 }
 
-const namespace = 'bench-rbac';
-const serviceAccount = 'bench-writer';
+/** The service account's namespace: its Role lets it create ConfigMaps there. */
+export const rbacNamespace = 'bench-rbac';
+const namespace = rbacNamespace;
+
+/** Where a benchmark's service account lives. */
+export interface ServiceAccountPlace {
+  readonly namespace: string;
+  readonly serviceAccount: string;
+}
+
+/** The RBAC benchmark's service account (the c=64 service-account point uses it too). */
+export const benchServiceAccount: ServiceAccountPlace = { namespace, serviceAccount: 'bench-writer' };
 /** The target named in issue 22: the RBAC-authorized user at 0.9x the admin's create rate or better. */
 export const rbacTargetRatio = 0.9;
 
 /** The service account, its Role (create configmaps) and RoleBinding, and a one-hour token for it. */
-async function serviceAccountToken(target: OrchTarget): Promise<string> {
-  const admin = pickClient(target, 0);
+export async function serviceAccountToken(admin: OrchClient, where: ServiceAccountPlace = benchServiceAccount): Promise<string> {
+  const { namespace, serviceAccount } = where;
   await ensureNamespace(admin, namespace);
   const ok = [200, 201, 409];
   await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: serviceAccount } }, ok);
@@ -48,7 +58,7 @@ async function serviceAccountToken(target: OrchTarget): Promise<string> {
 }
 
 /** Waits until every replica's RBAC index lets the service account create (each follows the store on its own). */
-async function awaitGrant(clients: readonly OrchClient[], deadlineMs: number): Promise<void> {
+export async function awaitGrant(clients: readonly OrchClient[], deadlineMs: number, namespace: string = benchServiceAccount.namespace): Promise<void> {
   for (const [i, client] of clients.entries()) {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -63,7 +73,7 @@ async function awaitGrant(clients: readonly OrchClient[], deadlineMs: number): P
 }
 
 export async function runRbacBench(target: OrchTarget, options: RbacBenchOptions): Promise<RbacBenchResult> {
-  const token = await serviceAccountToken(target);
+  const token = await serviceAccountToken(pickClient(target, 0));
   const saClients = target.cluster.replicas.map((r) => new OrchClient(r.apiUrl, target.cluster.caPem, token, { connections: options.connections, timeoutMs: options.requestTimeoutMs }));
   try {
     await awaitGrant(saClients, performance.now() + 30_000);

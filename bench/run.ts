@@ -11,7 +11,7 @@ import { runCleanups } from './cleanup.ts';
 import { EtcdJsonClient, type GatewayCluster } from './etcd-client.ts';
 import { startEtcdCluster } from './etcd-cluster.ts';
 import { runFailover } from './failover.ts';
-import { benchLimits, phaseSelected } from './limits.ts';
+import { benchLimits, phaseBudgetMs, phaseSelected } from './limits.ts';
 import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
 import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
@@ -19,6 +19,8 @@ import { rbacNotes, rbacRows, runRbacBench } from './rbac-bench.ts';
 import { runWebhookBench, webhookNotes, webhookRows } from './webhook-bench.ts';
 import { auditNotes, auditReplicaArgs, auditRows, runAuditBench } from './audit-bench.ts';
 import { crdNotes, crdRows, runCrdBench } from './crd-bench.ts';
+import { runScaleBench, scaleNotes, scaleRows } from './scale-bench.ts';
+import { runServiceAccountPoint, serviceAccountRows } from './api-service-account-bench.ts';
 import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { takeServerTimings, type ServerTimings } from './server-timings.ts';
@@ -41,28 +43,67 @@ let storePoints: StorePoint[] | null = null;
 /** The same points through orch's full API (ConfigMap creates and consistent GETs). */
 let apiStorePoints: StorePoint[] | null = null;
 let apiPoints: ApiPoint[] = [];
+/** Service-account creates at c=64 through the full API, shown under the API's store points. */
+let serviceAccountPointRows: BenchRow[] = [];
 const tailRows: BenchRow[] = [];
+/** How long each phase that ran took, against its budget. */
+const phaseTimes: { phase: string; seconds: number; budgetSeconds: number; abandoned: boolean }[] = [];
 let finished = false;
 
 function log(message: string): void {
   process.stderr.write(`[bench ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)}s] ${message}\n`);
 }
 
-/** Runs one phase; a failure is recorded and the run goes on with the next phase. */
-async function phase(name: string, body: () => Promise<void>, options: { always?: boolean } = {}): Promise<void> {
+/** A phase's time budget as its body sees it: the loops inside stop sampling at `deadline`. */
+interface PhaseBudget {
+  readonly ms: number;
+  /** performance.now() at which the budget is spent. */
+  readonly deadline: number;
+}
+
+/** How long past its budget a phase may run before the run leaves it behind: a fifth of the budget, at least 15 s. */
+const phaseGraceMs = (budgetMs: number): number => Math.max(15_000, budgetMs / 5);
+
+/**
+ * Runs one phase within its budget (bench/limits.ts); a failure is recorded and the run goes on with
+ * the next phase. A body still running at budget + grace is left behind (a failure row says so; rows
+ * it adds later still show, under that failure), so that one stuck phase does not cost every later one.
+ */
+async function phase(name: string, body: (budget: PhaseBudget) => Promise<void>, options: { always?: boolean } = {}): Promise<void> {
   if (finished) return;
   if (options.always !== true && !phaseSelected(limits, name)) {
     log(`${name}: skipped (BENCH_PHASES=${process.env['BENCH_PHASES'] ?? ''})`);
     return;
   }
-  log(`${name}...`);
+  const ms = phaseBudgetMs(limits, name);
+  log(`${name} (budget ${ms / 1000} s)...`);
+  const start = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<'overrun'>((resolve) => {
+    timer = setTimeout(() => resolve('overrun'), ms + phaseGraceMs(ms));
+  });
+  let abandoned = false;
   try {
-    await body();
+    abandoned = await Promise.race([body({ ms, deadline: start + ms }).then(() => 'done' as const), overrun]) === 'overrun';
+    if (abandoned) {
+      failures.push({ phase: name, error: `still running ${Math.round((ms + phaseGraceMs(ms)) / 1000)} s after it started (budget ${ms / 1000} s): left behind` });
+      log(`${name} LEFT BEHIND after its budget`);
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     failures.push({ phase: name, error: message });
     log(`${name} FAILED: ${message}`);
+  } finally {
+    clearTimeout(timer);
+    const seconds = (performance.now() - start) / 1000;
+    phaseTimes.push({ phase: name, seconds, budgetSeconds: ms / 1000, abandoned });
+    log(`${name}: ${seconds.toFixed(1)} s`);
   }
+}
+
+/** One line of every phase's time against its budget. */
+function phaseTimesLine(): string {
+  return `info: phase seconds (of budget): ${phaseTimes.map((p) => `${p.phase} ${p.seconds.toFixed(0)}/${p.budgetSeconds.toFixed(0)}${p.abandoned ? ' (left behind)' : ''}`).join('; ')}`;
 }
 
 function allRows(): BenchRow[] {
@@ -70,6 +111,7 @@ function allRows(): BenchRow[] {
     ...(machine === null ? [] : machineRows(machine)),
     ...storeRows(storePoints, etcdPoints, machine),
     ...(apiStorePoints === null ? [] : storeRows(apiStorePoints, etcdPoints, machine, apiStoreLabels)),
+    ...serviceAccountPointRows,
     ...apiRows(apiPoints),
     ...tailRows,
   ];
@@ -100,14 +142,16 @@ function finish(reason: string): never {
     '  an info line gives their time against the ConfigMap creates of the same count and concurrency.',
     'protobuf: the same replicas answering in Protobuf and in JSON, the formats alternated: a LIST of the api rows\' Pods and Pod',
     '  creates; bytes = the body on the wire (no gzip asked), CPU = the 3 replicas\' user+system time from /proc/<pid>/stat.',
+    'watch: limit = a bare node:https server (own process) writing orch\'s event bytes to as many open responses, same run.',
+    'failover: leader SIGKILL to the first acknowledged write, each killed replica restarted and caught up before the next kill.',
     'ratio = orch / etcd. limit = the machine: fsync+RTT for one commit, a bare HTTP/2 server for requests.',
   ].join('\n');
-  const notes = [...targetLines(rows), ...warnings, ...failures.map((f) => `phase "${f.phase}" failed: ${f.error}`)];
+  const notes = [...targetLines(rows), ...warnings, ...failures.map((f) => `phase "${f.phase}" failed: ${f.error}`), phaseTimesLine()];
   process.stdout.write(`\n${header}\n\n${renderTable(rows)}\n${notes.length > 0 ? `\n${notes.join('\n')}\n` : ''}`);
   try {
     mkdirSync(resultsDir, { recursive: true });
     const file = join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, JSON.stringify({ startedAt, reason, targets: targetLines(rows), quick: limits.quick, loadAverage: loadavg(), cpus: cpus().length, etcd: etcdVersion(), node: process.version, limits, rows, warnings, failures, raw }, null, 2));
+    writeFileSync(file, JSON.stringify({ startedAt, reason, targets: targetLines(rows), quick: limits.quick, loadAverage: loadavg(), cpus: cpus().length, etcd: etcdVersion(), node: process.version, limits, rows, warnings, failures, phaseTimes, raw }, null, 2));
     process.stdout.write(`\nresults: ${file}\n`);
   } catch (error) {
     process.stderr.write(`could not write results: ${String(error)}\n`);
@@ -164,14 +208,14 @@ await phase('orch store (3 processes)', async () => {
 });
 
 /** The phases that run against the 3 replicas below (the replicas start only when one of them is selected). */
-const orchPhases = ['orch store points through the API', 'orch API level', 'orch Protobuf against JSON', 'orch RBAC-authorized creates against the admin\'s',
+const orchPhases = ['orch store points through the API', 'orch API creates c=64 as a service account', 'orch API level', 'orch Protobuf against JSON', 'orch RBAC-authorized creates against the admin\'s',
   'orch creates with one validating webhook against none', 'orch creates audited at Metadata against unaudited ones',
   'orch creates of a custom kind with three CEL rules against ConfigMaps', 'orch watch fan-out', 'orch failover'];
 let orch: OrchTarget | null = null;
-if (orchPhases.some((name) => phaseSelected(limits, name))) await phase('orch start', async () => {
+if (orchPhases.some((name) => phaseSelected(limits, name))) await phase('orch start', async (budget) => {
   // Audited only in the audit benchmark's namespace (bench/audit-bench.ts): every other request is checked against the policy and left out.
   mkdirSync(auditDir, { recursive: true });
-  orch = await startOrch({ dataDir: join(baseDir, 'orch'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs, connections: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs, replicaArgs: auditReplicaArgs(auditDir) });
+  orch = await startOrch({ dataDir: join(baseDir, 'orch'), replicas: 3, readyTimeoutMs: Math.min(limits.clusterReadyMs, budget.ms), connections: Math.max(...limits.concurrencies), timeoutMs: limits.requestTimeoutMs, replicaArgs: auditReplicaArgs(auditDir) });
 }, { always: true });
 const target = orch as OrchTarget | null;
 if (target !== null) {
@@ -180,60 +224,87 @@ if (target !== null) {
     raw['orchApiStore'] = apiStorePoints;
     warnings.push(...pointWarnings('orch ConfigMap', apiStorePoints));
   });
-  await phase('orch API level', async () => {
-    apiPoints = await runApiBench(target, { counts: limits.apiCounts, concurrency: limits.apiConcurrency, valueBytes: limits.valueBytes, phaseMsMax: limits.runMsMax / 6 });
+  await phase('orch API creates c=64 as a service account', async () => {
+    const point = await runServiceAccountPoint(target, { concurrency: 64, valueBytes: limits.valueBytes, pointMs: limits.pointMs, warmupMs: limits.warmupMs, requestTimeoutMs: limits.requestTimeoutMs });
+    raw['apiServiceAccount'] = point;
+    serviceAccountPointRows = serviceAccountRows(point);
+    if (point.create.errors > 0) warnings.push(`service account creates c=64: ${point.create.errors} errors (first: ${point.create.firstError ?? '?'})`);
+  });
+  await phase('orch API level', async (budget) => {
+    // Ten create/update/get loops over both counts; the 10,000 Pod creates take the longest, about a quarter.
+    apiPoints = await runApiBench(target, { counts: limits.apiCounts, concurrency: limits.apiConcurrency, valueBytes: limits.valueBytes, phaseMsMax: budget.ms / 4, deadline: budget.deadline });
     raw['api'] = apiPoints;
     warnings.push(...pointWarnings('orch api', apiPoints));
     if (apiPoints.some((p) => !p.peakReset)) warnings.push('peak RSS could not be reset between counts: it covers the whole run so far');
   });
-  await phase('orch Protobuf against JSON', async () => {
-    const result = await runProtobufBench(target, protobufBenchOptions(limits));
+  await phase('orch Protobuf against JSON', async (budget) => {
+    const result = await runProtobufBench(target, { ...protobufBenchOptions({ ...limits, budgetMs: budget.ms }), log });
     raw['protobuf'] = result;
     tailRows.push(...protobufRows(result, limits.apiConcurrency));
     warnings.push(...protobufNotes(result));
   });
-  await phase('orch RBAC-authorized creates against the admin\'s', async () => {
+  // The A-B-B-A create phases run six loops each (two warm-ups, four halves): a sixth of the budget each.
+  await phase('orch RBAC-authorized creates against the admin\'s', async (budget) => {
     const result = await runRbacBench(target, {
-      creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12,
+      creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: budget.ms / 6,
       connections: Math.max(...limits.concurrencies), requestTimeoutMs: limits.requestTimeoutMs,
     });
     raw['rbac'] = result;
     tailRows.push(...rbacRows(result, limits.apiConcurrency));
     warnings.push(...rbacNotes(result));
   });
-  await phase('orch creates with one validating webhook against none', async () => {
-    const result = await runWebhookBench(target, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12 });
+  await phase('orch creates with one validating webhook against none', async (budget) => {
+    const result = await runWebhookBench(target, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: budget.ms / 6 });
     raw['webhook'] = result;
     tailRows.push(...webhookRows(result, limits.apiConcurrency));
     warnings.push(...webhookNotes(result));
   });
-  await phase('orch creates audited at Metadata against unaudited ones', async () => {
-    const result = await runAuditBench(target, auditDir, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12 });
+  await phase('orch creates audited at Metadata against unaudited ones', async (budget) => {
+    const result = await runAuditBench(target, auditDir, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: budget.ms / 6 });
     raw['audit'] = result;
     tailRows.push(...auditRows(result, limits.apiConcurrency));
     warnings.push(...auditNotes(result));
   });
-  await phase('orch creates of a custom kind with three CEL rules against ConfigMaps', async () => {
-    const result = await runCrdBench(target, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: limits.runMsMax / 12 });
+  await phase('orch creates of a custom kind with three CEL rules against ConfigMaps', async (budget) => {
+    const result = await runCrdBench(target, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: budget.ms / 6 });
     raw['crd'] = result;
     tailRows.push(...crdRows(result, limits.apiConcurrency));
     warnings.push(...crdNotes(result));
   });
   await phase('orch watch fan-out', async () => {
-    const result = await runWatchBench(target, { watchers: limits.watchers, writes: limits.watchWrites, connectMsMax: 30_000, settleMs: 10_000 });
+    const result = await runWatchBench(target, { watchers: limits.watchers, writes: limits.watchWrites, connectMsMax: 30_000, settleMs: 10_000, dataDir: baseDir });
     raw['watch'] = result;
     tailRows.push(...watchRows(result));
-    if (result.connected < result.watchers) warnings.push(`watch: only ${result.connected} of ${result.watchers} watchers connected`);
-    warnings.push(`watch: ${result.beforeAnswer} of ${result.delay.count} events reached a watcher before the writer had its answer (delay 0)`);
-    if (result.missed > 0) warnings.push(`watch: ${result.missed} (watcher, write) events never arrived`);
+    for (const [label, m] of [['watch', result], ['watch floor', result.floor]] as const) {
+      if (m === null) continue;
+      if (m.connected < m.watchers) warnings.push(`${label}: only ${m.connected} of ${m.watchers} watchers connected`);
+      warnings.push(`${label}: ${m.beforeAnswer} of ${m.delay.count} events reached a watcher before the writer had its answer (delay 0)`);
+      if (m.missed > 0) warnings.push(`${label}: ${m.missed} (watcher, write) events never arrived`);
+    }
+    if (result.floorError !== null) warnings.push(`watch floor: not measured: ${result.floorError}`);
   });
-  await phase('orch failover', async () => {
-    const result = await runFailover(target, { msMax: limits.failoverMsMax, attemptTimeoutMs: 5_000 });
+  await phase('orch failover', async (budget) => {
+    const result = await runFailover(target, { kills: limits.failoverKills, deadline: budget.deadline, writeMsMax: limits.failoverMsMax, catchUpMsMax: 60_000 });
     raw['failover'] = result;
     tailRows.push(...failoverRows(result));
+    if (result.stoppedEarly !== null) warnings.push(`failover: ${result.kills.length} of ${result.planned} kills: ${result.stoppedEarly}`);
   });
   await target.stop().catch((error: unknown) => failures.push({ phase: 'orch stop', error: String(error) }));
 }
+
+// Its own clusters, one per object count, each stopped in a finally; last, so that the largest
+// count's disk and memory weigh on no other phase. Its waits end within its budget.
+await phase('orch scale curve', async (budget) => {
+  const result = await runScaleBench({
+    counts: limits.scaleCounts, catchUpWrites: limits.scaleCatchUpWrites, concurrency: limits.apiConcurrency, valueBytes: limits.valueBytes,
+    dataDir: join(baseDir, 'scale'), clusterReadyMs: limits.clusterReadyMs, requestTimeoutMs: limits.requestTimeoutMs, log,
+    // Room for the last cluster's stop (and the removal of its data) within the budget.
+    msMax: budget.deadline - performance.now() - 20_000,
+  });
+  raw['scale'] = result;
+  tailRows.push(...scaleRows(result));
+  warnings.push(...scaleNotes(result));
+});
 
 clearTimeout(watchdog);
 finish('complete');

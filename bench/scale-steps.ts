@@ -1,0 +1,335 @@
+// The measurements of one point of the scale curve, each against a running 3-replica orch holding
+// `count` ConfigMaps: a LIST with the serving replica's peak RSS, the data on disk, a snapshot
+// download, a follower's restart, its catch-up after writes it missed, and a new member's
+// install of the leader's Raft snapshot.
+import { join } from 'node:path';
+import { killPid, onCleanup } from './cleanup.ts';
+import { runClosedLoop, type LoadResult } from './load.ts';
+import { configMap, OrchClient } from './orch-client.ts';
+import type { OrchTarget } from './orch-target.ts';
+import { directoryBytes, procMemoryBytes, resetPeakRss, streamedGet } from './scale-probes.ts';
+import { percentile } from './stats.ts';
+import { probeReady } from '../internal/cluster/wait-ready.ts';
+import type { LocalReplica } from '../internal/cluster/local-cluster.ts';
+import { freePorts } from '../test/support/free-ports.ts';
+import { joiningSpec, startExtraReplica } from '../test/support/joining-replica.ts';
+
+/** How often a wait asks again (restart, catch-up, install): the resolution of those times. */
+const pollMs = 50;
+/** Grace a stopped replica gets (SIGTERM) before SIGKILL. */
+const stopGraceMs = 10_000;
+/** Names of the ConfigMaps in the listed namespace start so: the marker counts a LIST's items. */
+export const scaleObjectPrefix = 's-';
+
+/** The cluster under measurement and the bounds every step keeps. */
+export interface ScaleContext {
+  readonly target: OrchTarget;
+  readonly count: number;
+  readonly namespace: string;
+  readonly concurrency: number;
+  readonly valueBytes: number;
+  readonly requestTimeoutMs: number;
+  /** performance.now() after which every wait gives up. */
+  readonly deadline: number;
+  /** Updates made so far (they cycle through the objects, each round with new data). */
+  updates: number;
+}
+
+/** The part of /orch/v1/status the steps read (docs/operations.md). */
+interface ReplicaStatusView {
+  readonly name: string;
+  readonly role: string;
+  readonly appliedIndex: number;
+  readonly snapshotIndex: number;
+  readonly firstIndex: number;
+}
+
+async function statusOf(client: OrchClient): Promise<ReplicaStatusView> {
+  return await client.call('GET', '/orch/v1/status') as ReplicaStatusView;
+}
+
+/** Asks `probe` every pollMs until it gives a value; throws with its last error at the deadline. */
+async function pollUntil<T>(what: string, deadline: number, probe: () => Promise<T | null>): Promise<T> {
+  let last = 'no answer yet';
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== null) return value;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    if (performance.now() > deadline) throw new Error(`${what}: not reached within the phase's time budget (${last})`);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** The running replicas with their clients. */
+function running(ctx: ScaleContext): { replica: LocalReplica; client: OrchClient }[] {
+  return ctx.target.cluster.replicas.flatMap((replica, i) => {
+    const client = ctx.target.clients[i];
+    return replica.process === null || client === undefined ? [] : [{ replica, client }];
+  });
+}
+
+/** The leader's name and status (asked of every running replica until one says it leads). */
+export async function leaderStatus(ctx: ScaleContext): Promise<ReplicaStatusView> {
+  return pollUntil('a leader', ctx.deadline, async () => {
+    const answers = await Promise.all(running(ctx).map(({ client }) => statusOf(client).catch(() => null)));
+    return answers.find((s) => s?.role === 'leader') ?? null;
+  });
+}
+
+/** A replica that does not lead now. */
+export async function followerName(ctx: ScaleContext): Promise<string> {
+  const leader = await leaderStatus(ctx);
+  const follower = running(ctx).find(({ replica }) => replica.spec.name !== leader.name);
+  if (follower === undefined) throw new Error('no running follower');
+  return follower.replica.spec.name;
+}
+
+function replicaNamed(ctx: ScaleContext, name: string): { replica: LocalReplica; client: OrchClient } {
+  const i = ctx.target.cluster.replicas.findIndex((r) => r.spec.name === name);
+  const replica = ctx.target.cluster.replicas[i];
+  const client = ctx.target.clients[i];
+  if (replica === undefined || client === undefined) throw new Error(`assert: no replica ${name}`);
+  return { replica, client };
+}
+
+/** `count` ConfigMaps `s-<n>` of `valueBytes` in the context's namespace, spread over the replicas. */
+export function createObjects(ctx: ScaleContext): Promise<LoadResult> {
+  const path = `/api/v1/namespaces/${ctx.namespace}/configmaps`;
+  const clients = ctx.target.clients;
+  return runClosedLoop({ concurrency: ctx.concurrency, durationMs: ctx.deadline - performance.now(), opsMax: ctx.count, op: async (seq) => {
+    await clients[seq % clients.length]!.call('POST', path, configMap(`${scaleObjectPrefix}${seq}`, ctx.valueBytes), [201]);
+  } });
+}
+
+/** Letters of successive update rounds ('x' is the creates' fill, so round 0 already changes the data). */
+const roundFills = 'abcdefghijklmnopqrstuvw';
+
+/**
+ * `writes` updates (PUT without a resourceVersion, new data each round) cycling through the
+ * objects, through `clients`; the collection keeps its size, only its versions change.
+ */
+export async function updateObjects(ctx: ScaleContext, clients: readonly OrchClient[], writes: number): Promise<LoadResult> {
+  const path = `/api/v1/namespaces/${ctx.namespace}/configmaps`;
+  const offset = ctx.updates;
+  ctx.updates += writes;
+  const result = await runClosedLoop({ concurrency: ctx.concurrency, durationMs: ctx.deadline - performance.now(), opsMax: writes, op: async (seq) => {
+    const n = offset + seq;
+    const name = `${scaleObjectPrefix}${n % ctx.count}`;
+    const fill = roundFills[Math.floor(n / ctx.count) % roundFills.length] ?? 'a';
+    await clients[seq % clients.length]!.call('PUT', `${path}/${name}`, configMap(name, ctx.valueBytes, undefined, fill), [200]);
+  } });
+  if (result.ops + result.errors < writes) throw new Error(`only ${result.ops + result.errors} of ${writes} updates ran within the time budget`);
+  return result;
+}
+
+/** One replica's answer to a LIST of the whole collection. */
+export interface ListSample {
+  readonly replica: string;
+  readonly role: string;
+  readonly ms: number;
+  readonly bytes: number;
+  readonly items: number;
+  /** VmRSS right before the request (after the peak was reset to it), and VmHWM right after. */
+  readonly rssBeforeBytes: number | null;
+  readonly peakBytes: number | null;
+  /** peak - rss before: what answering the LIST took at most, beyond what the process held. */
+  readonly growthBytes: number | null;
+  readonly peakReset: boolean;
+}
+
+/** One unpaginated JSON LIST of the collection from each replica in turn, each with its own peak RSS. */
+export async function measureLists(ctx: ScaleContext): Promise<ListSample[]> {
+  const leader = (await leaderStatus(ctx)).name;
+  const samples: ListSample[] = [];
+  for (const { replica } of running(ctx)) {
+    const pid = replica.process?.pid;
+    if (pid === undefined) continue;
+    const peakReset = resetPeakRss(pid);
+    const rssBeforeBytes = procMemoryBytes(pid, 'VmRSS');
+    const answer = await streamedGet(replica.apiUrl, ctx.target.cluster.caPem, ctx.target.cluster.adminToken, `/api/v1/namespaces/${ctx.namespace}/configmaps`, {
+      timeoutMs: Math.max(ctx.requestTimeoutMs, 120_000), marker: `"name":"${scaleObjectPrefix}`,
+    });
+    const peakBytes = procMemoryBytes(pid, 'VmHWM');
+    if (answer.status !== 200) throw new Error(`LIST on ${replica.spec.name}: status ${answer.status}`);
+    samples.push({
+      replica: replica.spec.name, role: replica.spec.name === leader ? 'leader' : 'follower', ms: answer.ms, bytes: answer.bytes, items: answer.markers,
+      rssBeforeBytes, peakBytes, growthBytes: rssBeforeBytes === null || peakBytes === null ? null : peakBytes - rssBeforeBytes, peakReset,
+    });
+  }
+  return samples;
+}
+
+/** The LIST samples summarized: p50 time, the response's size, and the largest growth against it. */
+export interface ListSummary {
+  readonly p50Ms: number;
+  readonly bytes: number;
+  readonly items: number;
+  readonly growthBytesMax: number | null;
+  /** growthBytesMax / bytes: the issue's acceptance is <= 3 at 100,000 objects. */
+  readonly growthRatio: number | null;
+}
+
+export function summarizeLists(samples: readonly ListSample[]): ListSummary {
+  const bytes = Math.max(0, ...samples.map((s) => s.bytes));
+  const growths = samples.flatMap((s) => (s.growthBytes === null ? [] : [s.growthBytes]));
+  const growthBytesMax = growths.length === 0 ? null : Math.max(...growths);
+  return {
+    p50Ms: percentile(samples.map((s) => s.ms), 50),
+    bytes,
+    items: Math.min(...samples.map((s) => s.items)),
+    growthBytesMax,
+    growthRatio: growthBytesMax === null || bytes === 0 ? null : growthBytesMax / bytes,
+  };
+}
+
+/** One replica's data directory on disk: the store (`state/`) and the Raft log with its snapshots (`raft/`). */
+export interface DiskUsage {
+  readonly replica: string;
+  readonly stateBytes: number;
+  readonly raftBytes: number;
+}
+
+/** Each running replica's bytes on disk (apparent sizes, SQLite's -wal files included). */
+export function measureDisk(ctx: ScaleContext): DiskUsage[] {
+  return running(ctx).map(({ replica }) => ({
+    replica: replica.spec.name,
+    stateBytes: directoryBytes(join(replica.spec.dataDir, 'state')),
+    raftBytes: directoryBytes(join(replica.spec.dataDir, 'raft')),
+  }));
+}
+
+/** A snapshot download (GET /orch/v1/snapshot, what `orchctl snapshot save` does) from a follower. */
+export interface SnapshotSave {
+  readonly replica: string;
+  /** From the request to the last byte: the replica's consistent copy, then the transfer. */
+  readonly ms: number;
+  readonly bytes: number;
+}
+
+export async function measureSnapshotSave(ctx: ScaleContext): Promise<SnapshotSave> {
+  const name = await followerName(ctx);
+  const { replica } = replicaNamed(ctx, name);
+  const answer = await streamedGet(replica.apiUrl, ctx.target.cluster.caPem, ctx.target.cluster.adminToken, '/orch/v1/snapshot', {
+    timeoutMs: Math.max(ctx.requestTimeoutMs, 120_000), accept: 'application/octet-stream',
+  });
+  if (answer.status !== 200) throw new Error(`snapshot from ${name}: status ${answer.status}`);
+  return { replica: name, ms: answer.ms, bytes: answer.bytes };
+}
+
+/** Stops one replica process (SIGTERM, SIGKILL after a grace) and waits for its exit. */
+async function stopReplica(replica: LocalReplica): Promise<void> {
+  const child = replica.process;
+  if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A follower stopped and started again on its data directory. */
+export interface RestartResult {
+  readonly replica: string;
+  /** From the new process's start to its first /readyz 200. */
+  readonly msToReady: number;
+}
+
+export async function measureRestart(ctx: ScaleContext): Promise<RestartResult> {
+  const name = await followerName(ctx);
+  const { replica } = replicaNamed(ctx, name);
+  await stopReplica(replica);
+  const t0 = performance.now();
+  ctx.target.cluster.restart(name);
+  await pollUntil(`${name} ready after its restart`, ctx.deadline, async () => (await probeReady(replica.apiUrl, ctx.target.cluster.caPem, 1_000)) ? true : null);
+  return { replica: name, msToReady: performance.now() - t0 };
+}
+
+/** A follower down while the others took `writes` writes, then started again. */
+export interface CatchUpResult {
+  readonly replica: string;
+  readonly writes: LoadResult;
+  /** The leader's applied index when the follower started again, minus the follower's before it stopped. */
+  readonly entriesBehind: number;
+  /** From the new process's start to its applied index reaching the leader's at that start. */
+  readonly msToCaughtUp: number;
+  /** Whether the follower's own snapshot index moved (it had to install the leader's snapshot). */
+  readonly installedSnapshot: boolean;
+}
+
+export async function measureCatchUp(ctx: ScaleContext, writes: number): Promise<CatchUpResult> {
+  const name = await followerName(ctx);
+  const { replica, client } = replicaNamed(ctx, name);
+  // A replica restarted by the step before: its client's first call may meet a closed pooled connection.
+  const before = await pollUntil(`${name}'s status`, ctx.deadline, () => statusOf(client));
+  await stopReplica(replica);
+  const others = running(ctx).map((r) => r.client);
+  const load = await updateObjects(ctx, others, writes);
+  const leader = await leaderStatus(ctx);
+  const t0 = performance.now();
+  ctx.target.cluster.restart(name);
+  const caughtUp = await pollUntil(`${name} caught up`, ctx.deadline, async () => {
+    const status = await statusOf(client);
+    return status.appliedIndex >= leader.appliedIndex ? status : null;
+  });
+  return { replica: name, writes: load, entriesBehind: leader.appliedIndex - before.appliedIndex, msToCaughtUp: performance.now() - t0, installedSnapshot: caughtUp.snapshotIndex !== before.snapshotIndex };
+}
+
+/** A new member (--join, empty data directory) that received the leader's Raft snapshot. */
+export interface InstallResult {
+  /** Updates made to bring the leader to its snapshot interval (--snapshot-every-entries). */
+  readonly triggerWrites: number;
+  readonly leaderSnapshotIndex: number;
+  readonly leaderFirstIndex: number;
+  /** The leader's applied index when the member was started. */
+  readonly leaderAppliedIndex: number;
+  /** From the new process's start to its applied index reaching the leader's at that start. */
+  readonly msToApplied: number;
+  /** The member's snapshot index once caught up: non-zero when it installed the leader's snapshot. */
+  readonly memberSnapshotIndex: number;
+}
+
+/**
+ * Writes until the leader passes `snapshotEveryEntries` and has taken its snapshot (the log behind
+ * it compacted), then starts a 4th member with --join on an empty data directory and times it
+ * until it has applied what the leader had: it cannot get the compacted entries, so it installs
+ * the snapshot, then appends the rest. The member is killed by pid afterwards.
+ */
+export async function measureInstall(ctx: ScaleContext, snapshotEveryEntries: number): Promise<InstallResult> {
+  let triggerWrites = 0;
+  // Until the leader has applied past the interval (a few entries more than it lacks: a write that
+  // failed adds none), unless it has a snapshot already.
+  for (let status = await leaderStatus(ctx); status.snapshotIndex === 0 && status.appliedIndex < snapshotEveryEntries; status = await leaderStatus(ctx)) {
+    const writes = snapshotEveryEntries - status.appliedIndex + 20;
+    await updateObjects(ctx, ctx.target.clients, writes);
+    triggerWrites += writes;
+  }
+  const leader = await pollUntil('the leader\'s Raft snapshot', ctx.deadline, async () => {
+    const status = await leaderStatus(ctx);
+    return status.snapshotIndex > 0 && status.firstIndex > 1 ? status : null;
+  });
+  const [apiPort, peerPort] = await freePorts(2);
+  if (apiPort === undefined || peerPort === undefined) throw new Error('assert: two free ports');
+  const spec = joiningSpec(ctx.target.cluster, { name: 'orch-join', apiPort, peerPort, join: ctx.target.cluster.replicas.map((r) => r.spec.peerAddress) });
+  const t0 = performance.now();
+  const member = startExtraReplica(spec, 'ignore');
+  const removeCleanup = onCleanup(() => killPid(member.process.pid));
+  const client = new OrchClient(member.apiUrl, ctx.target.cluster.caPem, ctx.target.cluster.adminToken, { connections: 1, timeoutMs: 5_000 });
+  try {
+    const caughtUp = await pollUntil('the joining member caught up', ctx.deadline, async () => {
+      if (member.hasExited()) throw new Error('the joining member exited');
+      const status = await statusOf(client);
+      return status.appliedIndex >= leader.appliedIndex ? status : null;
+    });
+    return {
+      triggerWrites, leaderSnapshotIndex: leader.snapshotIndex, leaderFirstIndex: leader.firstIndex, leaderAppliedIndex: leader.appliedIndex,
+      msToApplied: performance.now() - t0, memberSnapshotIndex: caughtUp.snapshotIndex,
+    };
+  } finally {
+    await client.close().catch(() => undefined);
+    await member.kill();
+    removeCleanup();
+  }
+}
