@@ -25,7 +25,7 @@ export async function startOrch(options: { dataDir: string; replicas: number; re
     apiPorts: ports.slice(0, options.replicas),
     peerPorts: ports.slice(options.replicas),
     kubeconfigPath: join(options.dataDir, 'kubeconfig'),
-    output: 'ignore',
+    output: process.env['BENCH_REPLICA_OUTPUT'] === '1' ? 'prefixed' : 'ignore',
     readyTimeoutMs: options.readyTimeoutMs,
     ...(options.replicaArgs ? { replicaArgs: options.replicaArgs } : {}),
   });
