@@ -146,8 +146,7 @@ export function pluginCatalogue(deps: CatalogueDeps): PluginCatalogue {
       for (const [plugin, source] of [['MutatingAdmissionWebhook', mutating], ['ValidatingAdmissionWebhook', validating]] as const) {
         if (!enabled.includes(plugin)) continue;
         const plural = source.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
-        const served = deps.registry.find(`admissionregistration.${deps.registry.apiDomain}`, 'v1', plural);
-        const store = served && deps.stores.get(served);
+        const store = servedStore(deps, `admissionregistration.${deps.registry.apiDomain}`, plural);
         if (store === undefined) throw new Error(`assert: ${plugin} is enabled but ${plural} are not served`);
         running.push(feed(source, store, abort.signal, deps.log));
       }

@@ -1,24 +1,8 @@
 // Writes a response body given in pieces (a LIST read page by page) at the pace the client takes
 // it, gzipped on the way when asked: nothing is read ahead of what the connection accepts, so the
 // server holds a bounded part of the body whatever its size.
-import { constants } from 'node:http2';
 import { createGzip, type Gzip } from 'node:zlib';
-import type { RawResponse } from './raw-response.ts';
-
-/** What of an HTTP/2 stream tells that it ended: the compat response's own 'close' may not come. */
-interface ClosingStream {
-  once(event: 'close' | 'aborted', listener: () => void): unknown;
-}
-
-/** Resolves once the exchange is over for whatever reason (finished, cut, the client went away). */
-function exchangeClosed(raw: RawResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    raw.on('close', resolve);
-    const stream = raw.stream as ClosingStream | undefined;
-    stream?.once('close', resolve);
-    stream?.once('aborted', resolve);
-  });
-}
+import { cutResponse, drained, exchangeClosed, type RawResponse } from './raw-response.ts';
 
 /** Writes one body's pieces to a response whose headers are set, with back-pressure. */
 export class BodyPump {
@@ -42,8 +26,8 @@ export class BodyPump {
   /** Writes a piece; false once the exchange closed (stop producing: nobody reads the rest). */
   async write(piece: string): Promise<boolean> {
     if (this.closed) return false;
-    if (this.gzip === null) return this.raw.write(piece) || this.drained(this.raw);
-    return this.gzip.write(piece) || this.drained(this.gzip);
+    if (this.gzip === null) return this.raw.write(piece) || drained(this.raw, this.closing);
+    return this.gzip.write(piece) || drained(this.gzip, this.closing);
   }
 
   /** Ends the body once every piece is out (the gzip stream's last bytes included). */
@@ -62,8 +46,7 @@ export class BodyPump {
   cut(): void {
     this.closed = true;
     this.gzip?.destroy();
-    if (this.raw.stream === undefined) this.raw.destroy();
-    else this.raw.stream.close(constants.NGHTTP2_CANCEL);
+    cutResponse(this.raw);
   }
 
   /** The gzip stream's output to the response, paused while the response holds what the client has not taken. */
@@ -72,21 +55,11 @@ export class BodyPump {
       gzip.on('data', (chunk: Buffer) => {
         if (this.closed || this.raw.write(chunk)) return;
         gzip.pause();
-        void this.drained(this.raw).then(() => gzip.resume());
+        void drained(this.raw, this.closing).then(() => gzip.resume());
       });
       gzip.once('end', resolve);
       gzip.once('close', resolve);
       gzip.once('error', resolve);
     });
-  }
-
-  /** Whether `target` drained (true) or the exchange closed first (false). */
-  private drained(target: { once(event: 'drain', l: () => void): unknown; off(event: 'drain', l: () => void): unknown }): Promise<boolean> {
-    let onDrain = (): void => undefined;
-    const drain = new Promise<boolean>((resolve) => {
-      onDrain = () => resolve(true);
-      target.once('drain', onDrain);
-    });
-    return Promise.race([drain, this.closing.then(() => false)]).finally(() => target.off('drain', onDrain));
   }
 }

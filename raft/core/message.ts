@@ -33,7 +33,7 @@ export const noAnswerContext: Uint8Array = Uint8Array.of(1);
 
 /** Whether an app message asks for no answer (see noAnswerContext). */
 export function asksNoAnswer(m: Message): boolean {
-  return m.type === 'app' && m.entries.length === 0 && m.context.byteLength === 1 && m.context[0] === 1;
+  return m.type === 'app' && m.entries.length === 0 && m.context.byteLength === noAnswerContext.byteLength && m.context[0] === noAnswerContext[0];
 }
 
 /**

@@ -4,9 +4,10 @@ import { entriesBytes } from './message.ts';
  * Leader: the data bytes of the entries it appended and has not yet handed out committed (etcd's
  * uncommittedSize). Bounds what a flood of proposals, its own or relayed by followers, can make
  * a leader hold while a quorum does not keep up: past the cap a proposal is refused and its
- * proposer retries later. Counted in data bytes only, so an empty entry (a new leader's no-op, an
- * empty leave-joint) always passes; and a proposal always passes while nothing is pending, so
- * one larger than the cap is not refused forever.
+ * proposer retries later. Counted in data bytes only, so an empty entry (a new leader's no-op)
+ * always passes; and a proposal always passes while nothing is pending, so one larger than the cap
+ * is not refused forever (an automatic leave-joint refused at the cap is proposed again at the next
+ * advance).
  */
 export class UncommittedBytes {
   private bytes = 0;

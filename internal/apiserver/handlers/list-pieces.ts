@@ -8,7 +8,6 @@ import { parseIncludeObject, partialMetadata, tableParts } from '../table.ts';
 import type { RequestContext } from './request-context.ts';
 import { listPieceCharsMin as pieceCharsMin } from '../limits.ts';
 
-
 /** Whether a LIST is sent in pieces: a whole list (no limit) in compact JSON (object, Table or metadata view). */
 export function listSentInPieces(ctx: RequestContext, limit: number | undefined): boolean {
   const { format, protobuf } = ctx.out.options;

@@ -3,58 +3,10 @@
  * memory, at the pace the client reads it; the copy is removed once the download ends, whether it
  * finished, failed, the client went away or stopped reading for `stallTimeoutMs`.
  */
-import { constants } from 'node:http2';
 import { snapshotStallTimeoutMsDefault } from '../limits.ts';
-import type { RawResponse, Responder } from '../respond.ts';
+import type { Responder } from '../respond.ts';
+import { cutResponse as cut, drained, exchangeClosed, type RawResponse } from '../raw-response.ts';
 import type { MaintenanceBackend, SnapshotDownload } from './backend.ts';
-
-/** What of an HTTP/2 stream tells that it ended: the compat response's own 'close' may never come. */
-interface ClosingStream {
-  once(event: 'close' | 'aborted', listener: () => void): unknown;
-}
-
-/**
- * Resolves once the exchange is over for whatever reason. An Http2ServerResponse whose stream the
- * client reset does not always emit 'close' itself: the stream's 'close' and 'aborted' are heard too,
- * whichever comes first.
- */
-function exchangeClosed(res: RawResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    res.on('close', resolve);
-    const stream = res.stream as ClosingStream | undefined;
-    stream?.once('close', resolve);
-    stream?.once('aborted', resolve);
-  });
-}
-
-/**
- * Whether the client took what was buffered: true on 'drain'; false once the response closed
- * (then it never will) or nothing was taken for `stallMs`.
- */
-function drained(res: RawResponse, closed: Promise<void>, stallMs: number): Promise<boolean> {
-  let onDrain = (): void => undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const drain = new Promise<boolean>((resolve) => {
-    onDrain = () => resolve(true);
-    res.once('drain', onDrain);
-  });
-  const stalled = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), stallMs);
-  });
-  return Promise.race([drain, stalled, closed.then(() => false)]).finally(() => {
-    clearTimeout(timer);
-    res.off('drain', onDrain);
-  });
-}
-
-/**
- * Ends a download that will not be whole, buffered data dropped: HTTP/2 resets the stream with
- * CANCEL (a reset with NO_ERROR could pass for a clean end), HTTP/1.1 closes the connection.
- */
-function cut(res: RawResponse): void {
-  if (res.stream === undefined) res.destroy();
-  else res.stream.close(constants.NGHTTP2_CANCEL);
-}
 
 /**
  * Writes the whole stream with backpressure; stops early when the response closes. A client that

@@ -2,23 +2,18 @@
 // as the Raft node and the store have them, membership changes through the real node, and a
 // snapshot download whose header and checksum verify and whose copy is gone afterwards.
 import assert from 'node:assert/strict';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { test } from 'node:test';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { ReplicaStatus } from '../../../internal/apiserver/maintenance/backend.ts';
-import { Logger } from '../../../internal/logging/logger.ts';
-import { startReplica, type Replica } from '../../../internal/replica/start-replica.ts';
 import { verifySnapshotFile } from '../../../internal/storage/snapshot-file.ts';
-import { freePorts } from '../../support/free-ports.ts';
+import { orchRelease } from '../../../internal/version.ts';
+import { startOneReplica } from './one-replica.ts';
 
 const adminToken = 'replica-maintenance-test-admin-token';
-// The repository's package.json: three folders up from the source, four from the compiled test in dist/.
-const packageFile = [new URL('../../../package.json', import.meta.url), new URL('../../../../package.json', import.meta.url)].find((url) => existsSync(url) && (JSON.parse(readFileSync(url, 'utf8')) as { name?: string }).name === 'orch');
-const packageVersion = packageFile === undefined ? 'unknown' : (JSON.parse(readFileSync(packageFile, 'utf8')) as { version: string }).version;
 
 async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -29,24 +24,9 @@ async function until(done: () => boolean | Promise<boolean>, what: string, timeo
 }
 
 test('a replica serves its status, members, membership changes and a snapshot that verifies', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'orch-maintenance-'));
-  const [peer] = await freePorts(1);
-  const started: { replica?: Replica } = {};
-  t.after(async () => {
-    await started.replica?.stop().catch(() => {});
-    await rm(dir, { recursive: true, force: true });
-  });
-  const dataDir = join(dir, 'orch-1');
-  const replica = (started.replica = await startReplica({
-    name: 'orch-1', dataDir, pkiDir: join(dir, 'pki'), adminToken, apiDomain: 'k8s.io', retentionMs: 60_000, tickMs: 20, electionTicks: 10,
-    logger: Logger.create({ component: 'orch-apiserver', replica: 'orch-1', verbosity: 0, destination: { write: () => undefined } }),
-    api: { host: '127.0.0.1', port: 0 }, peerListen: `127.0.0.1:${peer}`, peers: { 'orch-1': `127.0.0.1:${peer}` },
-  }));
+  const { replica, dir, dataDir, peerAddress, dispatcher, url } = await startOneReplica(t, { dirPrefix: 'orch-maintenance-', adminToken });
   const raft = replica.raft;
   await until(() => raft.isLeader(), 'orch-1 leads', 10_000);
-  const dispatcher = new Agent({ connect: { ca: readFileSync(join(dir, 'pki', 'ca.crt'), 'utf8') } });
-  t.after(() => dispatcher.close());
-  const url = `https://127.0.0.1:${replica.api.port}`;
   const call = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; json: unknown }> => {
     const res = await request(`${url}${path}`, {
       method, dispatcher, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -62,7 +42,7 @@ test('a replica serves its status, members, membership changes and a snapshot th
   assert.equal(statusAnswer.status, 200);
   const status = statusAnswer.json as ReplicaStatus;
   assert.equal(status.name, 'orch-1');
-  assert.equal(status.version, packageVersion);
+  assert.equal(status.version, orchRelease);
   assert.deepEqual(status.formats, { log: 1, state: 1, snapshot: 1 });
   assert.equal(status.clusterId, raft.clusterId());
   assert.match(status.clusterId, /^[0-9a-f]{16}$/);
@@ -73,7 +53,7 @@ test('a replica serves its status, members, membership changes and a snapshot th
   assert.ok(status.firstIndex <= status.lastIndex && status.lastIndex >= status.commitIndex, JSON.stringify(status));
   assert.ok(status.revision >= writtenRevision, `revision ${status.revision} < ${writtenRevision}`);
   assert.ok(status.dbSizeBytes.state > 0 && status.dbSizeBytes.log > 0, JSON.stringify(status.dbSizeBytes));
-  assert.deepEqual(status.members.map((m) => [m.name, m.peerAddress, m.role]), [['orch-1', `127.0.0.1:${peer}`, 'voter']]);
+  assert.deepEqual(status.members.map((m) => [m.name, m.peerAddress, m.role]), [['orch-1', peerAddress, 'voter']]);
 
   const members = await call('GET', '/orch/v1/members');
   assert.equal(members.status, 200);
