@@ -4,9 +4,9 @@
 // admission chain sees. One point at the store's concurrency for it (64), 1 KiB values as the
 // store points write, so it can be set against orch's store at the same concurrency.
 import { runClosedLoop, type LoadResult } from './load.ts';
-import { configMap, OrchClient } from './orch-client.ts';
-import { pickClient, type OrchTarget } from './orch-target.ts';
-import { awaitGrant, rbacNamespace, serviceAccountToken } from './rbac-bench.ts';
+import { configMap } from './orch-client.ts';
+import type { OrchTarget } from './orch-target.ts';
+import { benchServiceAccount, serviceAccountClients } from './rbac-bench.ts';
 import { makeRow, type BenchRow } from './stats.ts';
 
 /** Bounds of the point. */
@@ -30,16 +30,14 @@ export const serviceAccountCreateRow = (c: number): string => `ConfigMap create 
 
 /** Sets up the service account (bench/rbac-bench.ts), waits until every replica lets it create, and runs the point. */
 export async function runServiceAccountPoint(target: OrchTarget, options: ServiceAccountPointOptions): Promise<ServiceAccountPoint> {
-  const token = await serviceAccountToken(pickClient(target, 0));
-  const clients = target.cluster.replicas.map((r) => new OrchClient(r.apiUrl, target.cluster.caPem, token, { connections: options.concurrency, timeoutMs: options.requestTimeoutMs }));
-  const base = `/api/v1/namespaces/${rbacNamespace}/configmaps`;
+  const clients = await serviceAccountClients(target, { connections: options.concurrency, timeoutMs: options.requestTimeoutMs });
+  const base = `/api/v1/namespaces/${benchServiceAccount.namespace}/configmaps`;
   const create = (prefix: string) => async (seq: number): Promise<void> => {
     await clients[seq % clients.length]?.call('POST', base, configMap(`${prefix}-${seq}`, options.valueBytes), [201]);
   };
   try {
-    await awaitGrant(clients, performance.now() + 30_000);
-    await runClosedLoop({ concurrency: options.concurrency, durationMs: options.warmupMs, op: create('sa64-warm') });
-    return { concurrency: options.concurrency, create: await runClosedLoop({ concurrency: options.concurrency, durationMs: options.pointMs, op: create('sa64') }) };
+    await runClosedLoop({ concurrency: options.concurrency, durationMs: options.warmupMs, op: create(`sa${options.concurrency}-warm`) });
+    return { concurrency: options.concurrency, create: await runClosedLoop({ concurrency: options.concurrency, durationMs: options.pointMs, op: create(`sa${options.concurrency}`) }) };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   }

@@ -4,7 +4,9 @@
 // with the kills done so far, when the phase's budget would not hold one more.
 import { configMap, type OrchClient } from './orch-client.ts';
 import { ensureNamespace, findLeader, pickClient, type OrchTarget } from './orch-target.ts';
+import { awaitApplied, pollUntil, statusOf } from './replica-status.ts';
 import { summarize, type LatencySummary } from './stats.ts';
+import { stopReplica } from '../internal/cluster/local-cluster.ts';
 
 /** One kill: who, how long until the first acknowledged write, and how long the restart and catch-up took. */
 export interface FailoverKill {
@@ -70,17 +72,18 @@ export async function runFailover(target: OrchTarget, options: FailoverOptions):
 }
 
 async function killOnce(target: OrchTarget, k: number, options: FailoverOptions): Promise<FailoverKill> {
-  const leader = await waitFor(() => findLeader(target), Math.min(10_000, Math.max(1_000, options.deadline - performance.now())), 'no replica reports orch_raft_is_leader 1');
+  const leaderDeadline = performance.now() + Math.min(10_000, Math.max(1_000, options.deadline - performance.now()));
+  const leader = await pollUntil('a replica reporting orch_raft_is_leader 1', leaderDeadline, () => findLeader(target));
   const replica = target.cluster.replicas[leader];
   if (replica === undefined) throw new Error('assert: leader index out of range');
   const killed = replica.spec.name;
   const survivors = target.clients.filter((_, i) => i !== leader);
   const start = performance.now();
-  target.cluster.signal(killed, 'SIGKILL');
+  // SIGKILL now; the exit (seen by the launcher, which may then start the replica again) is awaited after the write.
+  const exited = stopReplica(replica, 0);
   const { attempts } = await firstAcknowledgedWrite(survivors, `f-${k}`, options.writeMsMax);
   const msToFirstWrite = performance.now() - start;
-  // The exit is seen by the launcher ('exit' clears the process) before it may start the replica again.
-  await waitFor(async () => (replica.process === null ? true : null), 10_000, `${killed} did not exit after SIGKILL`);
+  await exited;
   const restartedAt = performance.now();
   target.cluster.restart(killed);
   await target.cluster.waitReady([killed], options.catchUpMsMax);
@@ -125,28 +128,9 @@ export function firstAcknowledgedWrite(survivors: readonly Pick<OrchClient, 'cal
   });
 }
 
-/** A replica's Raft index gauge from its /metrics, or null when it does not answer. */
-async function raftIndex(client: OrchClient, gauge: 'orch_raft_commit_index' | 'orch_raft_applied_index'): Promise<number | null> {
-  const text = await client.metrics().catch(() => '');
-  const value = Number(new RegExp(`^${gauge} (\\d+)`, 'm').exec(text)?.[1]);
-  return Number.isFinite(value) ? value : null;
-}
-
 /** Waits until the restarted replica has applied what the survivors had committed when it became ready. */
 async function awaitCaughtUp(restarted: OrchClient, survivors: readonly OrchClient[], deadline: number): Promise<void> {
-  const commits = await Promise.all(survivors.map((c) => raftIndex(c, 'orch_raft_commit_index')));
+  const commits = await Promise.all(survivors.map((c) => statusOf(c).then((s) => s.commitIndex, () => null)));
   const goal = Math.max(0, ...commits.filter((c): c is number => c !== null));
-  await waitFor(async () => ((await raftIndex(restarted, 'orch_raft_applied_index') ?? -1) >= goal ? true : null),
-    Math.max(0, deadline - performance.now()), `the restarted replica did not apply index ${goal} in time`);
-}
-
-/** Polls `probe` every 50 ms until it gives a non-null value; throws `message` after `timeoutMs`. */
-async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs: number, message: string): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (performance.now() > deadline) throw new Error(message);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await awaitApplied(restarted, goal, deadline, `the restarted replica applying index ${goal}`);
 }

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 
 /** Pause between two probes of one URL. */
-export const httpWaitPollMs = 200;
+const httpWaitPollMs = 200;
 /** Bound of one probe (headers and body). */
 const probeTimeoutMs = 2_000;
 

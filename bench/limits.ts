@@ -51,7 +51,7 @@ const runMarginMs = 60_000;
  * budget is spent and reports what it has; one still running past budget + grace is abandoned
  * (a failure row) so that every later phase still runs.
  */
-const phaseBudgets: Readonly<Record<string, { full: number; quick: number }>> = {
+const phaseBudgets = {
   'machine limits': { full: 45_000, quick: 30_000 },
   'etcd store level': { full: 100_000, quick: 45_000 },
   'orch store (3 processes)': { full: 120_000, quick: 60_000 },
@@ -67,7 +67,17 @@ const phaseBudgets: Readonly<Record<string, { full: number; quick: number }>> = 
   'orch watch fan-out': { full: 90_000, quick: 60_000 },
   'orch failover': { full: 420_000, quick: 90_000 },
   'orch scale curve': { full: 300_000, quick: 120_000 },
-};
+} as const satisfies Readonly<Record<string, { full: number; quick: number }>>;
+
+/** The name of a phase of `make bench`: a typo in a phase's name fails to compile. */
+export type PhaseName = keyof typeof phaseBudgets;
+
+/** A phase's time budget as its body sees it: the loops inside stop sampling at `deadline`. */
+export interface PhaseBudget {
+  readonly ms: number;
+  /** performance.now() at which the budget is spent. */
+  readonly deadline: number;
+}
 
 /** The time budget of the phase named `name`. */
 export function phaseBudgetMs(limits: BenchLimits, name: string): number {
@@ -82,10 +92,10 @@ export function phaseSelected(limits: BenchLimits, name: string): boolean {
 /** The limits for this run (full unless BENCH_QUICK=1). */
 export function benchLimits(env: NodeJS.ProcessEnv = process.env): BenchLimits {
   const quick = env['BENCH_QUICK'] === '1';
-  const phaseBudgetsMs = Object.fromEntries(Object.entries(phaseBudgets).map(([name, b]) => [name, quick ? b.quick : b.full]));
+  const phaseBudgetsMs: Record<string, number> = Object.fromEntries(Object.entries(phaseBudgets).map(([name, b]) => [name, quick ? b.quick : b.full]));
   // BENCH_SCALE=1 adds the 100,000-object point (about 4 minutes of creates alone): its budget, and so the run's limit, grow.
   const scale = env['BENCH_SCALE'] === '1' && !quick;
-  if (scale) phaseBudgetsMs['orch scale curve'] = 900_000;
+  if (scale) phaseBudgetsMs['orch scale curve' satisfies PhaseName] = 900_000;
   return {
     quick,
     // Every phase's budget, so that the watchdog never cuts a run whose phases keep to theirs.

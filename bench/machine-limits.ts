@@ -22,7 +22,7 @@ export interface MachineLimits {
 }
 
 /** Appends 4 KiB and fdatasyncs, in a loop for `durationMs`, in a temp dir under `dir` (same disk as the data). */
-export function measureFdatasync(dir: string, durationMs: number): number {
+function measureFdatasync(dir: string, durationMs: number): number {
   const tmp = mkdtempSync(join(dir, 'fsync-'));
   const fd = openSync(join(tmp, 'probe'), 'w');
   const block = Buffer.alloc(4096, 7);
@@ -214,7 +214,7 @@ parentPort.on('message', () => server.close(() => process.exit(0)));
 `;
 
 /** Requests per second of a bare node:http2 (h2c) server, driven with `streams` concurrent streams for `durationMs`. */
-export async function measureHttp2(durationMs: number, streams: number): Promise<number> {
+async function measureHttp2(durationMs: number, streams: number): Promise<number> {
   const worker = new Worker(http2ServerSource, { eval: true });
   try {
     const port = await new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject));

@@ -1,9 +1,9 @@
 // The 3-replica orch cluster under test: started with the project's own local-cluster launcher,
 // one client per replica, and the process facts the benchmark reads (leader, peak memory).
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killChildrenMentioning, killPid, onCleanup } from './cleanup.ts';
 import { OrchClient } from './orch-client.ts';
+import { procMemoryBytes, resetPeakRss } from './proc-stats.ts';
 import { startLocalCluster, type LocalCluster } from '../internal/cluster/local-cluster.ts';
 import { freePorts } from '../test/support/free-ports.ts';
 
@@ -61,11 +61,7 @@ export function resetPeakMemory(target: OrchTarget): boolean {
   let ok = true;
   for (const replica of target.cluster.replicas) {
     if (replica.process?.pid === undefined) continue;
-    try {
-      writeFileSync(`/proc/${replica.process.pid}/clear_refs`, '5');
-    } catch {
-      ok = false;
-    }
+    if (!resetPeakRss(replica.process.pid)) ok = false;
   }
   return ok;
 }
@@ -75,13 +71,9 @@ export function peakMemoryMiB(target: OrchTarget): number | null {
   let max: number | null = null;
   for (const replica of target.cluster.replicas) {
     if (replica.process?.pid === undefined) continue;
-    try {
-      const status = readFileSync(`/proc/${replica.process.pid}/status`, 'utf8');
-      const kib = Number(/^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1]);
-      if (Number.isFinite(kib)) max = Math.max(max ?? 0, kib / 1024);
-    } catch {
-      // the replica exited; it has no peak any more
-    }
+    // null: the replica exited; it has no peak any more
+    const bytes = procMemoryBytes(replica.process.pid, 'VmHWM');
+    if (bytes !== null) max = Math.max(max ?? 0, bytes / (1024 * 1024));
   }
   return max;
 }

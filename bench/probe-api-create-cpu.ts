@@ -8,14 +8,16 @@
 // `node dist/bench/probe-api-create-cpu.js [creates per round] [rounds] [concurrency]`
 // With ORCH_REPLICA_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>" the replicas stop with SIGTERM and
 // a grace period, so that each writes its profile.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCleanups } from './cleanup.ts';
-import { runClosedLoop } from './load.ts';
-import { configMap, OrchClient } from './orch-client.ts';
+import { createObjects } from './create-phases.ts';
+import type { LoadResult } from './load.ts';
+import { configMap, type OrchClient } from './orch-client.ts';
 import { findLeader, startOrch, type OrchTarget } from './orch-target.ts';
-import { awaitGrant, serviceAccountToken } from './rbac-bench.ts';
+import { clockTicksPerSecond, processCpuMs } from './proc-stats.ts';
+import { serviceAccountClients } from './rbac-bench.ts';
 
 const creates = Number(process.argv[2] ?? 3000);
 const rounds = Number(process.argv[3] ?? 3);
@@ -27,13 +29,8 @@ const profiling = (process.env['ORCH_REPLICA_NODE_ARGS'] ?? '').includes('--cpu-
 /** How long the replicas' idle CPU is sampled before each round. */
 const idleSampleMs = 3000;
 
-/** user + system CPU of a process so far, in ms (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+const ticksPerSecond = clockTicksPerSecond();
+const cpuMs = (pid: number): number => processCpuMs(pid, ticksPerSecond);
 
 function replicaPids(target: OrchTarget): number[] {
   return target.cluster.replicas.map((r) => {
@@ -43,12 +40,8 @@ function replicaPids(target: OrchTarget): number[] {
   });
 }
 
-function createRound(clients: readonly OrchClient[], prefix: string, count: number) {
-  return runClosedLoop({ concurrency, durationMs: 120_000, opsMax: count, op: async (seq) => {
-    const client = clients[seq % clients.length];
-    if (client === undefined) throw new Error('assert: no client');
-    await client.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, configMap(`${prefix}-${seq}`, valueBytes), [201]);
-  } });
+function createRound(clients: readonly OrchClient[], prefix: string, count: number): Promise<LoadResult> {
+  return createObjects(clients, `/api/v1/namespaces/${namespace}/configmaps`, (name) => configMap(name, valueBytes), prefix, count, { concurrency, phaseMsMax: 120_000 });
 }
 
 const round1 = (n: number) => Math.round(n * 1000) / 1000;
@@ -57,9 +50,7 @@ const dataDir = mkdtempSync(join(process.env['BENCH_DATA_DIR'] ?? tmpdir(), 'orc
 const orch = await startOrch({ dataDir, replicas: 3, readyTimeoutMs: 120_000, connections: 16, timeoutMs: 30_000 });
 const saClients: OrchClient[] = [];
 try {
-  const token = await serviceAccountToken(orch.clients[0]!, { namespace, serviceAccount });
-  saClients.push(...orch.cluster.replicas.map((r) => new OrchClient(r.apiUrl, orch.cluster.caPem, token, { connections: 16, timeoutMs: 30_000 })));
-  await awaitGrant(saClients, performance.now() + 30_000, namespace);
+  saClients.push(...await serviceAccountClients(orch, { connections: 16, timeoutMs: 30_000 }, { namespace, serviceAccount }));
   await createRound(saClients, 'warmup', Math.min(creates, 1000));
   const pids = replicaPids(orch);
   for (let round = 0; round < rounds; round++) {

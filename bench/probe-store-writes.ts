@@ -5,32 +5,25 @@
 // machine CPU per write is steadier than latency. Prints one JSON line per point.
 // `node dist/bench/probe-store-writes.js [pointMs] [points]` (points: comma list of
 // leader-c1, follower-c1, all-c1, all-c16, all-c256; default all of them)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { runCleanups } from './cleanup.ts';
 import { EtcdJsonClient } from './etcd-client.ts';
 import { runClosedLoop } from './load.ts';
+import { clockTicksPerSecond, processCpuMs } from './proc-stats.ts';
 import { startStoreCluster } from './store-cluster.ts';
 import type { TimingSamples } from './server-timings.ts';
 import { summarize } from './stats.ts';
 
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
-const clockTicksPerSecond = 100;
 const valueBytes = 1024;
 const warmupMs = 3_000;
 
 const pointMs = Number(process.argv[2] ?? 5_000);
 const wanted = (process.argv[3] ?? 'leader-c1,follower-c1,all-c1,all-c16,all-c256').split(',');
-
-/** A process's user + system CPU time so far, in ms. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces) start after its closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
-}
+const ticksPerSecond = clockTicksPerSecond();
+const cpuMs = (pid: number): number => processCpuMs(pid, ticksPerSecond);
 
 async function takeTimings(url: string): Promise<TimingSamples> {
   const res = await request(`${url}/timings`);

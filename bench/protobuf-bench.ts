@@ -4,10 +4,10 @@
 // two formats alternate (list samples one by one, creates in A-B-B-A halves), so that neither
 // gets a warmer server or a larger store than the other.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { runClosedLoop } from './load.ts';
+import type { PhaseBudget } from './limits.ts';
 import { benchPod } from './pod-body.ts';
+import { clockTicksPerSecond, processCpuMs } from './proc-stats.ts';
 import { ensureNamespace, pickClient, type OrchTarget } from './orch-target.ts';
 import { formatNumber, makeRow, percentile, ratio, summarize, type BenchRow, type LatencySummary } from './stats.ts';
 import {
@@ -78,46 +78,33 @@ export interface ProtobufBenchOptions {
 /** The lists' share of the phase's budget; the create loops get the rest. */
 const listShareOfBudget = 0.4;
 
-/** The phase's bounds for a full run and for BENCH_QUICK, within `budgetMs` from now. */
-export function protobufBenchOptions(options: { quick: boolean; apiCounts: readonly number[]; apiConcurrency: number; requestTimeoutMs: number; budgetMs: number }): ProtobufBenchOptions {
+/** The phase's bounds for a full run and for BENCH_QUICK, within the phase's `budget`. */
+export function protobufBenchOptions(options: { quick: boolean; apiCounts: readonly number[]; apiConcurrency: number; requestTimeoutMs: number; budget: PhaseBudget }): ProtobufBenchOptions {
   return {
     listNamespace: `bench-api-${Math.max(...options.apiCounts)}`,
     // A 10,000-Pod list takes seconds in either format (9-14 s on a loaded machine): 6 of each at most.
     listSamples: options.quick ? 3 : 6,
-    listMsMax: options.budgetMs * listShareOfBudget,
+    listMsMax: options.budget.ms * listShareOfBudget,
     creates: options.quick ? 100 : 2_000,
     warmupCreates: options.quick ? 30 : 300,
     concurrency: options.apiConcurrency,
-    deadline: performance.now() + options.budgetMs,
+    deadline: options.budget.deadline,
     // A 10,000-Pod JSON list is tens of MB: it gets twice a request's usual bound.
     requestTimeoutMs: options.requestTimeoutMs * 2,
     createTimeoutMs: options.requestTimeoutMs,
   };
 }
 
-/** Linux's clock ticks per second, which /proc/<pid>/stat counts CPU time in. */
-function clockTicksPerSecond(): number {
-  try {
-    const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-    return Number.isInteger(ticks) && ticks > 0 ? ticks : 100;
-  } catch {
-    return 100;
-  }
-}
-
 /** CPU time (user + system) of every running replica, summed, in ms; from /proc/<pid>/stat. */
 function replicasCpuMs(target: OrchTarget, ticksPerSecond: number): number {
-  let ticks = 0;
+  let ms = 0;
   for (const replica of target.cluster.replicas) {
     const pid = replica.process?.pid;
     if (pid === undefined) continue;
-    // Fields after the parenthesized command name; utime and stime are fields 14 and 15 of the line.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
+    ms += processCpuMs(pid, ticksPerSecond);
   }
-  assert.ok(Number.isFinite(ticks), 'assert: /proc/<pid>/stat has utime and stime');
-  return (ticks * 1000) / ticksPerSecond;
+  assert.ok(Number.isFinite(ms), 'assert: /proc/<pid>/stat has utime and stime');
+  return ms;
 }
 
 /** The bench Pod (bench/pod-body.ts) as a Go client fills its structs: every value field, zero where the JSON has none. */

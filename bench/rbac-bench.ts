@@ -22,8 +22,7 @@ export interface RbacBenchResult {
 }
 
 /** The service account's namespace: its Role lets it create ConfigMaps there. */
-export const rbacNamespace = 'bench-rbac';
-const namespace = rbacNamespace;
+const namespace = 'bench-rbac';
 
 /** Where a benchmark's service account lives. */
 export interface ServiceAccountPlace {
@@ -34,10 +33,10 @@ export interface ServiceAccountPlace {
 /** The RBAC benchmark's service account (the c=64 service-account point uses it too). */
 export const benchServiceAccount: ServiceAccountPlace = { namespace, serviceAccount: 'bench-writer' };
 /** The target named in issue 22: the RBAC-authorized user at 0.9x the admin's create rate or better. */
-export const rbacTargetRatio = 0.9;
+const rbacTargetRatio = 0.9;
 
 /** The service account, its Role (create configmaps) and RoleBinding, and a one-hour token for it. */
-export async function serviceAccountToken(admin: OrchClient, where: ServiceAccountPlace = benchServiceAccount): Promise<string> {
+async function serviceAccountToken(admin: OrchClient, where: ServiceAccountPlace): Promise<string> {
   const { namespace, serviceAccount } = where;
   await ensureNamespace(admin, namespace);
   const ok = [200, 201, 409];
@@ -58,7 +57,7 @@ export async function serviceAccountToken(admin: OrchClient, where: ServiceAccou
 }
 
 /** Waits until every replica's RBAC index lets the service account create (each follows the store on its own). */
-export async function awaitGrant(clients: readonly OrchClient[], deadlineMs: number, namespace: string = benchServiceAccount.namespace): Promise<void> {
+async function awaitGrant(clients: readonly OrchClient[], deadlineMs: number, namespace: string): Promise<void> {
   for (const [i, client] of clients.entries()) {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -72,11 +71,25 @@ export async function awaitGrant(clients: readonly OrchClient[], deadlineMs: num
   }
 }
 
-export async function runRbacBench(target: OrchTarget, options: RbacBenchOptions): Promise<RbacBenchResult> {
-  const token = await serviceAccountToken(pickClient(target, 0));
-  const saClients = target.cluster.replicas.map((r) => new OrchClient(r.apiUrl, target.cluster.caPem, token, { connections: options.connections, timeoutMs: options.requestTimeoutMs }));
+/**
+ * A client per replica acting as the service account `where` (set up by serviceAccountToken), once
+ * every replica lets it create; the caller closes them. Closes them itself when the grant never comes.
+ */
+export async function serviceAccountClients(target: OrchTarget, options: { readonly connections: number; readonly timeoutMs: number }, where: ServiceAccountPlace = benchServiceAccount): Promise<OrchClient[]> {
+  const token = await serviceAccountToken(pickClient(target, 0), where);
+  const clients = target.cluster.replicas.map((r) => new OrchClient(r.apiUrl, target.cluster.caPem, token, options));
   try {
-    await awaitGrant(saClients, performance.now() + 30_000);
+    await awaitGrant(clients, performance.now() + 30_000, where.namespace);
+    return clients;
+  } catch (error) {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    throw error;
+  }
+}
+
+export async function runRbacBench(target: OrchTarget, options: RbacBenchOptions): Promise<RbacBenchResult> {
+  const saClients = await serviceAccountClients(target, { connections: options.connections, timeoutMs: options.requestTimeoutMs });
+  try {
     const half = Math.ceil(options.creates / 2);
     await createConfigMaps(target.clients, namespace, 'warmup-admin', Math.min(half, 300), options);
     await createConfigMaps(saClients, namespace, 'warmup-sa', Math.min(half, 300), options);

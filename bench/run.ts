@@ -11,7 +11,7 @@ import { runCleanups } from './cleanup.ts';
 import { EtcdJsonClient, type GatewayCluster } from './etcd-client.ts';
 import { startEtcdCluster } from './etcd-cluster.ts';
 import { runFailover } from './failover.ts';
-import { benchLimits, phaseBudgetMs, phaseSelected } from './limits.ts';
+import { benchLimits, phaseBudgetMs, phaseSelected, type PhaseBudget, type PhaseName } from './limits.ts';
 import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
 import { startOrch, type OrchTarget } from './orch-target.ts';
 import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
@@ -21,7 +21,7 @@ import { auditNotes, auditReplicaArgs, auditRows, runAuditBench } from './audit-
 import { crdNotes, crdRows, runCrdBench } from './crd-bench.ts';
 import { runScaleBench, scaleNotes, scaleRows } from './scale-bench.ts';
 import { runServiceAccountPoint, serviceAccountRows } from './api-service-account-bench.ts';
-import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
+import { acceptance, apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { takeServerTimings, type ServerTimings } from './server-timings.ts';
 import { etcdStoreDriver, orchStoreDriver, runStoreBench, type StorePoint } from './store-bench.ts';
@@ -43,22 +43,15 @@ let storePoints: StorePoint[] | null = null;
 /** The same points through orch's full API (ConfigMap creates and consistent GETs). */
 let apiStorePoints: StorePoint[] | null = null;
 let apiPoints: ApiPoint[] = [];
-/** Service-account creates at c=64 through the full API, shown under the API's store points. */
+/** Service-account creates at acceptance.apiConcurrency (64) through the full API, shown under the API's store points. */
 let serviceAccountPointRows: BenchRow[] = [];
 const tailRows: BenchRow[] = [];
 /** How long each phase that ran took, against its budget. */
-const phaseTimes: { phase: string; seconds: number; budgetSeconds: number; abandoned: boolean }[] = [];
+const phaseTimes: { phase: PhaseName; seconds: number; budgetSeconds: number; abandoned: boolean }[] = [];
 let finished = false;
 
 function log(message: string): void {
   process.stderr.write(`[bench ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)}s] ${message}\n`);
-}
-
-/** A phase's time budget as its body sees it: the loops inside stop sampling at `deadline`. */
-interface PhaseBudget {
-  readonly ms: number;
-  /** performance.now() at which the budget is spent. */
-  readonly deadline: number;
 }
 
 /** How long past its budget a phase may run before the run leaves it behind: a fifth of the budget, at least 15 s. */
@@ -69,7 +62,7 @@ const phaseGraceMs = (budgetMs: number): number => Math.max(15_000, budgetMs / 5
  * the next phase. A body still running at budget + grace is left behind (a failure row says so; rows
  * it adds later still show, under that failure), so that one stuck phase does not cost every later one.
  */
-async function phase(name: string, body: (budget: PhaseBudget) => Promise<void>, options: { always?: boolean } = {}): Promise<void> {
+async function phase(name: PhaseName, body: (budget: PhaseBudget) => Promise<void>, options: { always?: boolean } = {}): Promise<void> {
   if (finished) return;
   if (options.always !== true && !phaseSelected(limits, name)) {
     log(`${name}: skipped (BENCH_PHASES=${process.env['BENCH_PHASES'] ?? ''})`);
@@ -208,7 +201,7 @@ await phase('orch store (3 processes)', async () => {
 });
 
 /** The phases that run against the 3 replicas below (the replicas start only when one of them is selected). */
-const orchPhases = ['orch store points through the API', 'orch API creates c=64 as a service account', 'orch API level', 'orch Protobuf against JSON', 'orch RBAC-authorized creates against the admin\'s',
+const orchPhases: readonly PhaseName[] = ['orch store points through the API', 'orch API creates c=64 as a service account', 'orch API level', 'orch Protobuf against JSON', 'orch RBAC-authorized creates against the admin\'s',
   'orch creates with one validating webhook against none', 'orch creates audited at Metadata against unaudited ones',
   'orch creates of a custom kind with three CEL rules against ConfigMaps', 'orch watch fan-out', 'orch failover'];
 let orch: OrchTarget | null = null;
@@ -225,10 +218,10 @@ if (target !== null) {
     warnings.push(...pointWarnings('orch ConfigMap', apiStorePoints));
   });
   await phase('orch API creates c=64 as a service account', async () => {
-    const point = await runServiceAccountPoint(target, { concurrency: 64, valueBytes: limits.valueBytes, pointMs: limits.pointMs, warmupMs: limits.warmupMs, requestTimeoutMs: limits.requestTimeoutMs });
+    const point = await runServiceAccountPoint(target, { concurrency: acceptance.apiConcurrency, valueBytes: limits.valueBytes, pointMs: limits.pointMs, warmupMs: limits.warmupMs, requestTimeoutMs: limits.requestTimeoutMs });
     raw['apiServiceAccount'] = point;
     serviceAccountPointRows = serviceAccountRows(point);
-    if (point.create.errors > 0) warnings.push(`service account creates c=64: ${point.create.errors} errors (first: ${point.create.firstError ?? '?'})`);
+    if (point.create.errors > 0) warnings.push(`service account creates c=${point.concurrency}: ${point.create.errors} errors (first: ${point.create.firstError ?? '?'})`);
   });
   await phase('orch API level', async (budget) => {
     // Ten create/update/get loops over both counts; the 10,000 Pod creates take the longest, about a quarter.
@@ -238,7 +231,7 @@ if (target !== null) {
     if (apiPoints.some((p) => !p.peakReset)) warnings.push('peak RSS could not be reset between counts: it covers the whole run so far');
   });
   await phase('orch Protobuf against JSON', async (budget) => {
-    const result = await runProtobufBench(target, { ...protobufBenchOptions({ ...limits, budgetMs: budget.ms }), log });
+    const result = await runProtobufBench(target, { ...protobufBenchOptions({ ...limits, budget }), log });
     raw['protobuf'] = result;
     tailRows.push(...protobufRows(result, limits.apiConcurrency));
     warnings.push(...protobufNotes(result));
@@ -299,7 +292,7 @@ await phase('orch scale curve', async (budget) => {
     counts: limits.scaleCounts, catchUpWrites: limits.scaleCatchUpWrites, concurrency: limits.apiConcurrency, valueBytes: limits.valueBytes,
     dataDir: join(baseDir, 'scale'), clusterReadyMs: limits.clusterReadyMs, requestTimeoutMs: limits.requestTimeoutMs, log,
     // Room for the last cluster's stop (and the removal of its data) within the budget.
-    msMax: budget.deadline - performance.now() - 20_000,
+    deadline: budget.deadline - 20_000,
   });
   raw['scale'] = result;
   tailRows.push(...scaleRows(result));

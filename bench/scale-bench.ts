@@ -22,8 +22,8 @@ export interface ScaleBenchOptions {
   readonly valueBytes: number;
   /** Where each count's cluster keeps its data (removed after the count). */
   readonly dataDir: string;
-  /** The whole curve's time budget: no wait goes past it; counts not started by then are skipped. */
-  readonly msMax: number;
+  /** performance.now() that ends the whole curve: no wait goes past it; counts not started by then are skipped. */
+  readonly deadline: number;
   readonly clusterReadyMs: number;
   readonly requestTimeoutMs: number;
   readonly log?: (message: string) => void;
@@ -59,25 +59,24 @@ export interface ScaleResult {
  * bootstrap, next to none after: a follower down for 10,000 writes was 10,000 entries behind), with
  * room for more in a longer run. The install step writes what is left up to the interval.
  */
-export function snapshotMarginEntries(count: number): number {
+function snapshotMarginEntries(count: number): number {
   return 1_000 + Math.ceil(count / 20);
 }
 /** The issue's acceptance: peak RSS growth of the serving replica <= 3x the response size, at 100,000 objects. */
-export const listGrowthRatioMax = 3;
-export const listGrowthTargetCount = 100_000;
+const listGrowthRatioMax = 3;
+const listGrowthTargetCount = 100_000;
 const namespace = 'bench-scale';
 
 export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleResult> {
-  const deadline = performance.now() + options.msMax;
   const points: ScalePoint[] = [];
   const skipped: number[] = [];
   for (const count of options.counts) {
-    if (performance.now() >= deadline || points.some((p) => p.create === null || p.create.ops < p.count)) {
+    if (performance.now() >= options.deadline || points.some((p) => p.create === null || p.create.ops < p.count)) {
       skipped.push(count);
       continue;
     }
     options.log?.(`scale: ${count} objects`);
-    points.push(await measureCount(count, deadline, options));
+    points.push(await measureCount(count, options));
   }
   return { points, skipped, catchUpWrites: options.catchUpWrites, concurrency: options.concurrency };
 }
@@ -96,7 +95,7 @@ async function step<T>(name: string, errors: string[], log: ((message: string) =
   }
 }
 
-async function measureCount(count: number, deadline: number, options: ScaleBenchOptions): Promise<ScalePoint> {
+async function measureCount(count: number, options: ScaleBenchOptions): Promise<ScalePoint> {
   const dataDir = join(options.dataDir, `scale-${count}`);
   const snapshotEveryEntries = count + options.catchUpWrites + snapshotMarginEntries(count);
   const errors: string[] = [];
@@ -107,7 +106,7 @@ async function measureCount(count: number, deadline: number, options: ScaleBench
       dataDir, replicas: 3, readyTimeoutMs: options.clusterReadyMs, connections: options.concurrency, timeoutMs: options.requestTimeoutMs,
       replicaArgs: () => ['--snapshot-every-entries', String(snapshotEveryEntries)],
     });
-    const ctx: ScaleContext = { target, count, namespace, concurrency: options.concurrency, valueBytes: options.valueBytes, requestTimeoutMs: options.requestTimeoutMs, deadline, updates: 0 };
+    const ctx: ScaleContext = { target, count, namespace, concurrency: options.concurrency, valueBytes: options.valueBytes, requestTimeoutMs: options.requestTimeoutMs, deadline: options.deadline, updates: 0 };
     await ensureNamespace(target.clients[0]!, namespace);
     const create = await createObjects(ctx);
     options.log?.(`scale: ${create.ops} creates at ${create.opsPerSecond.toFixed(0)}/s`);

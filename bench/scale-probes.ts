@@ -1,30 +1,9 @@
-// What the scale curve reads outside the API's JSON: a process's memory from /proc, a data
-// directory's bytes on disk, and bodies too large to hold (a LIST of 100,000 objects, a snapshot)
-// streamed and counted instead of parsed.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// What the scale curve reads outside the API's JSON besides a process's memory (bench/proc-stats.ts):
+// a data directory's bytes on disk, and bodies too large to hold (a LIST of 100,000 objects, a
+// snapshot) streamed and counted instead of parsed.
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-
-/** One line of /proc/<pid>/status in bytes (VmRSS, VmHWM); null when the process is gone. */
-export function procMemoryBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1]);
-    return Number.isFinite(kib) ? kib * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Resets the process's peak RSS (VmHWM) to its current RSS; false when the kernel refused. */
-export function resetPeakRss(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Bytes of every regular file under `dir` (apparent sizes, recursively); 0 when it is missing. */
 export function directoryBytes(dir: string): number {

@@ -4,22 +4,23 @@
 // install of the leader's Raft snapshot.
 import { join } from 'node:path';
 import { killPid, onCleanup } from './cleanup.ts';
+import { createObjects as createObjectsOver } from './create-phases.ts';
 import { runClosedLoop, type LoadResult } from './load.ts';
 import { configMap, OrchClient } from './orch-client.ts';
 import type { OrchTarget } from './orch-target.ts';
-import { directoryBytes, procMemoryBytes, resetPeakRss, streamedGet } from './scale-probes.ts';
+import { procMemoryBytes, resetPeakRss } from './proc-stats.ts';
+import { awaitApplied, pollUntil, statusOf, type ReplicaStatusView } from './replica-status.ts';
+import { directoryBytes, streamedGet } from './scale-probes.ts';
 import { percentile } from './stats.ts';
 import { probeReady } from '../internal/cluster/wait-ready.ts';
-import type { LocalReplica } from '../internal/cluster/local-cluster.ts';
+import { stopReplica, type LocalReplica } from '../internal/cluster/local-cluster.ts';
 import { freePorts } from '../test/support/free-ports.ts';
 import { joiningSpec, startExtraReplica } from '../test/support/joining-replica.ts';
 
-/** How often a wait asks again (restart, catch-up, install): the resolution of those times. */
-const pollMs = 50;
 /** Grace a stopped replica gets (SIGTERM) before SIGKILL. */
 const stopGraceMs = 10_000;
-/** Names of the ConfigMaps in the listed namespace start so: the marker counts a LIST's items. */
-export const scaleObjectPrefix = 's-';
+/** The ConfigMaps in the listed namespace are named `s-<n>`: the marker `"name":"s-` counts a LIST's items. */
+const objectPrefix = 's';
 
 /** The cluster under measurement and the bounds every step keeps. */
 export interface ScaleContext {
@@ -35,34 +36,6 @@ export interface ScaleContext {
   updates: number;
 }
 
-/** The part of /orch/v1/status the steps read (docs/operations.md). */
-interface ReplicaStatusView {
-  readonly name: string;
-  readonly role: string;
-  readonly appliedIndex: number;
-  readonly snapshotIndex: number;
-  readonly firstIndex: number;
-}
-
-async function statusOf(client: OrchClient): Promise<ReplicaStatusView> {
-  return await client.call('GET', '/orch/v1/status') as ReplicaStatusView;
-}
-
-/** Asks `probe` every pollMs until it gives a value; throws with its last error at the deadline. */
-async function pollUntil<T>(what: string, deadline: number, probe: () => Promise<T | null>): Promise<T> {
-  let last = 'no answer yet';
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== null) return value;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    if (performance.now() > deadline) throw new Error(`${what}: not reached within the phase's time budget (${last})`);
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
-}
-
 /** The running replicas with their clients. */
 function running(ctx: ScaleContext): { replica: LocalReplica; client: OrchClient }[] {
   return ctx.target.cluster.replicas.flatMap((replica, i) => {
@@ -72,36 +45,26 @@ function running(ctx: ScaleContext): { replica: LocalReplica; client: OrchClient
 }
 
 /** The leader's name and status (asked of every running replica until one says it leads). */
-export async function leaderStatus(ctx: ScaleContext): Promise<ReplicaStatusView> {
+async function leaderStatus(ctx: ScaleContext): Promise<ReplicaStatusView> {
   return pollUntil('a leader', ctx.deadline, async () => {
     const answers = await Promise.all(running(ctx).map(({ client }) => statusOf(client).catch(() => null)));
     return answers.find((s) => s?.role === 'leader') ?? null;
   });
 }
 
-/** A replica that does not lead now. */
-export async function followerName(ctx: ScaleContext): Promise<string> {
+/** A running replica that does not lead now, with its client. */
+async function follower(ctx: ScaleContext): Promise<{ replica: LocalReplica; client: OrchClient }> {
   const leader = await leaderStatus(ctx);
-  const follower = running(ctx).find(({ replica }) => replica.spec.name !== leader.name);
-  if (follower === undefined) throw new Error('no running follower');
-  return follower.replica.spec.name;
-}
-
-function replicaNamed(ctx: ScaleContext, name: string): { replica: LocalReplica; client: OrchClient } {
-  const i = ctx.target.cluster.replicas.findIndex((r) => r.spec.name === name);
-  const replica = ctx.target.cluster.replicas[i];
-  const client = ctx.target.clients[i];
-  if (replica === undefined || client === undefined) throw new Error(`assert: no replica ${name}`);
-  return { replica, client };
+  const found = running(ctx).find(({ replica }) => replica.spec.name !== leader.name);
+  if (found === undefined) throw new Error('no running follower');
+  return found;
 }
 
 /** `count` ConfigMaps `s-<n>` of `valueBytes` in the context's namespace, spread over the replicas. */
 export function createObjects(ctx: ScaleContext): Promise<LoadResult> {
-  const path = `/api/v1/namespaces/${ctx.namespace}/configmaps`;
-  const clients = ctx.target.clients;
-  return runClosedLoop({ concurrency: ctx.concurrency, durationMs: ctx.deadline - performance.now(), opsMax: ctx.count, op: async (seq) => {
-    await clients[seq % clients.length]!.call('POST', path, configMap(`${scaleObjectPrefix}${seq}`, ctx.valueBytes), [201]);
-  } });
+  return createObjectsOver(ctx.target.clients, `/api/v1/namespaces/${ctx.namespace}/configmaps`, (name) => configMap(name, ctx.valueBytes), objectPrefix, ctx.count, {
+    concurrency: ctx.concurrency, phaseMsMax: ctx.deadline - performance.now(),
+  });
 }
 
 /** Letters of successive update rounds ('x' is the creates' fill, so round 0 already changes the data). */
@@ -111,13 +74,13 @@ const roundFills = 'abcdefghijklmnopqrstuvw';
  * `writes` updates (PUT without a resourceVersion, new data each round) cycling through the
  * objects, through `clients`; the collection keeps its size, only its versions change.
  */
-export async function updateObjects(ctx: ScaleContext, clients: readonly OrchClient[], writes: number): Promise<LoadResult> {
+async function updateObjects(ctx: ScaleContext, clients: readonly OrchClient[], writes: number): Promise<LoadResult> {
   const path = `/api/v1/namespaces/${ctx.namespace}/configmaps`;
   const offset = ctx.updates;
   ctx.updates += writes;
   const result = await runClosedLoop({ concurrency: ctx.concurrency, durationMs: ctx.deadline - performance.now(), opsMax: writes, op: async (seq) => {
     const n = offset + seq;
-    const name = `${scaleObjectPrefix}${n % ctx.count}`;
+    const name = `${objectPrefix}-${n % ctx.count}`;
     const fill = roundFills[Math.floor(n / ctx.count) % roundFills.length] ?? 'a';
     await clients[seq % clients.length]!.call('PUT', `${path}/${name}`, configMap(name, ctx.valueBytes, undefined, fill), [200]);
   } });
@@ -150,7 +113,7 @@ export async function measureLists(ctx: ScaleContext): Promise<ListSample[]> {
     const peakReset = resetPeakRss(pid);
     const rssBeforeBytes = procMemoryBytes(pid, 'VmRSS');
     const answer = await streamedGet(replica.apiUrl, ctx.target.cluster.caPem, ctx.target.cluster.adminToken, `/api/v1/namespaces/${ctx.namespace}/configmaps`, {
-      timeoutMs: Math.max(ctx.requestTimeoutMs, 120_000), marker: `"name":"${scaleObjectPrefix}`,
+      timeoutMs: Math.max(ctx.requestTimeoutMs, 120_000), marker: `"name":"${objectPrefix}-`,
     });
     const peakBytes = procMemoryBytes(pid, 'VmHWM');
     if (answer.status !== 200) throw new Error(`LIST on ${replica.spec.name}: status ${answer.status}`);
@@ -210,24 +173,13 @@ export interface SnapshotSave {
 }
 
 export async function measureSnapshotSave(ctx: ScaleContext): Promise<SnapshotSave> {
-  const name = await followerName(ctx);
-  const { replica } = replicaNamed(ctx, name);
+  const { replica } = await follower(ctx);
+  const name = replica.spec.name;
   const answer = await streamedGet(replica.apiUrl, ctx.target.cluster.caPem, ctx.target.cluster.adminToken, '/orch/v1/snapshot', {
     timeoutMs: Math.max(ctx.requestTimeoutMs, 120_000), accept: 'application/octet-stream',
   });
   if (answer.status !== 200) throw new Error(`snapshot from ${name}: status ${answer.status}`);
   return { replica: name, ms: answer.ms, bytes: answer.bytes };
-}
-
-/** Stops one replica process (SIGTERM, SIGKILL after a grace) and waits for its exit. */
-async function stopReplica(replica: LocalReplica): Promise<void> {
-  const child = replica.process;
-  if (child === null || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** A follower stopped and started again on its data directory. */
@@ -238,9 +190,9 @@ export interface RestartResult {
 }
 
 export async function measureRestart(ctx: ScaleContext): Promise<RestartResult> {
-  const name = await followerName(ctx);
-  const { replica } = replicaNamed(ctx, name);
-  await stopReplica(replica);
+  const { replica } = await follower(ctx);
+  const name = replica.spec.name;
+  await stopReplica(replica, stopGraceMs);
   const t0 = performance.now();
   ctx.target.cluster.restart(name);
   await pollUntil(`${name} ready after its restart`, ctx.deadline, async () => (await probeReady(replica.apiUrl, ctx.target.cluster.caPem, 1_000)) ? true : null);
@@ -260,20 +212,17 @@ export interface CatchUpResult {
 }
 
 export async function measureCatchUp(ctx: ScaleContext, writes: number): Promise<CatchUpResult> {
-  const name = await followerName(ctx);
-  const { replica, client } = replicaNamed(ctx, name);
+  const { replica, client } = await follower(ctx);
+  const name = replica.spec.name;
   // A replica restarted by the step before: its client's first call may meet a closed pooled connection.
   const before = await pollUntil(`${name}'s status`, ctx.deadline, () => statusOf(client));
-  await stopReplica(replica);
+  await stopReplica(replica, stopGraceMs);
   const others = running(ctx).map((r) => r.client);
   const load = await updateObjects(ctx, others, writes);
   const leader = await leaderStatus(ctx);
   const t0 = performance.now();
   ctx.target.cluster.restart(name);
-  const caughtUp = await pollUntil(`${name} caught up`, ctx.deadline, async () => {
-    const status = await statusOf(client);
-    return status.appliedIndex >= leader.appliedIndex ? status : null;
-  });
+  const caughtUp = await awaitApplied(client, leader.appliedIndex, ctx.deadline, `${name} caught up`);
   return { replica: name, writes: load, entriesBehind: leader.appliedIndex - before.appliedIndex, msToCaughtUp: performance.now() - t0, installedSnapshot: caughtUp.snapshotIndex !== before.snapshotIndex };
 }
 
@@ -318,10 +267,8 @@ export async function measureInstall(ctx: ScaleContext, snapshotEveryEntries: nu
   const removeCleanup = onCleanup(() => killPid(member.process.pid));
   const client = new OrchClient(member.apiUrl, ctx.target.cluster.caPem, ctx.target.cluster.adminToken, { connections: 1, timeoutMs: 5_000 });
   try {
-    const caughtUp = await pollUntil('the joining member caught up', ctx.deadline, async () => {
+    const caughtUp = await awaitApplied(client, leader.appliedIndex, ctx.deadline, 'the joining member caught up', () => {
       if (member.hasExited()) throw new Error('the joining member exited');
-      const status = await statusOf(client);
-      return status.appliedIndex >= leader.appliedIndex ? status : null;
     });
     return {
       triggerWrites, leaderSnapshotIndex: leader.snapshotIndex, leaderFirstIndex: leader.firstIndex, leaderAppliedIndex: leader.appliedIndex,

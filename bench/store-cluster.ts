@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureClusterPki } from '../internal/certificates/index.ts';
 import { entryPointArgs, repoRoot } from '../internal/cluster/build-layout.ts';
+import { replicaNodeArgs } from '../internal/cluster/replica-process.ts';
 import { freePorts } from '../test/support/free-ports.ts';
 import { killPid, onCleanup } from './cleanup.ts';
 import type { GatewayCluster } from './etcd-client.ts';
@@ -42,8 +43,8 @@ export async function startStoreCluster(options: StoreClusterOptions): Promise<S
   const stderrTails = names.map(() => '');
   for (const [i, name] of names.entries()) {
     const child = spawn(process.execPath, [
-      // Node flags for every replica, as internal/cluster/replica-process.ts takes them (e.g. --cpu-prof).
-      ...(process.env['ORCH_REPLICA_NODE_ARGS']?.split(' ').filter(Boolean) ?? []),
+      // Node flags for every replica, as orch's replicas take them (e.g. --cpu-prof).
+      ...replicaNodeArgs(),
       ...entryPointArgs('bench/store-replica.ts'),
       '--name', name,
       '--data-dir', join(options.dataDir, name),

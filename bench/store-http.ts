@@ -11,7 +11,7 @@ import type { TimingSamples } from './server-timings.ts';
 import { grpc, handleStoreRequest, type ShimResponse } from './store-shim.ts';
 
 /** How long `close()` lets requests in flight finish before it cuts their connections. */
-export const closeGraceMs = 1_000;
+const closeGraceMs = 1_000;
 
 /** What the server serves and where. */
 export interface StoreHttpOptions {

@@ -5,7 +5,7 @@
 import { StorageError, type KeyValue, type Storage, type StorageErrorCode } from '../internal/storage/storage.ts';
 
 /** Attempts of one put that keeps losing races with other writers of its key (create, then compare-and-swap). */
-export const upsertAttemptsMax = 8;
+const upsertAttemptsMax = 8;
 
 /** gRPC status codes: etcd's gateway puts them in the `code` field of its error bodies. */
 export const grpc = { invalidArgument: 3, deadlineExceeded: 4, notFound: 5, resourceExhausted: 8, aborted: 10, unimplemented: 12, internal: 13, unavailable: 14 } as const;

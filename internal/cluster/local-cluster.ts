@@ -175,7 +175,7 @@ function peersSeenBy(from: string, peers: Readonly<Record<string, string>>, peer
 }
 
 /** Stops a replica process by pid: SIGTERM first when `graceMs` > 0, SIGKILL after it; waits for the exit. */
-async function stopReplica(replica: LocalReplica, graceMs: number): Promise<void> {
+export async function stopReplica(replica: LocalReplica, graceMs: number): Promise<void> {
   const child = replica.process;
   if (child === null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

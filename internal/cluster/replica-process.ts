@@ -74,11 +74,18 @@ export function replicaFlags(spec: ReplicaSpec): string[] {
   ];
 }
 
+/**
+ * Node flags for every replica process, from ORCH_REPLICA_NODE_ARGS (space-separated), for
+ * profiling (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): NODE_OPTIONS refuses --cpu-prof.
+ */
+export function replicaNodeArgs(): string[] {
+  return process.env['ORCH_REPLICA_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
+}
+
 /** The node arguments that start the replica `spec`: node's own, the entry point of the running build, then replicaFlags. */
 export function replicaArgs(spec: ReplicaSpec): string[] {
   return [
-    // Node flags for every replica, for profiling (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): NODE_OPTIONS refuses --cpu-prof.
-    ...(process.env['ORCH_REPLICA_NODE_ARGS']?.split(' ').filter(Boolean) ?? []),
+    ...replicaNodeArgs(),
     ...entryPointArgs('cmd/orch-apiserver.ts'),
     ...replicaFlags(spec),
   ];
