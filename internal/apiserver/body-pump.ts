@@ -24,7 +24,7 @@ export class BodyPump {
   }
 
   /** Writes a piece; false once the exchange closed (stop producing: nobody reads the rest). */
-  async write(piece: string): Promise<boolean> {
+  async write(piece: string | Uint8Array): Promise<boolean> {
     if (this.closed) return false;
     if (this.gzip === null) return this.raw.write(piece) || drained(this.raw, this.closing);
     return this.gzip.write(piece) || drained(this.gzip, this.closing);

@@ -101,7 +101,7 @@ export const snapshotReadBarrierTimeoutMs = 5000;
 export const snapshotStallTimeoutMsDefault = 60_000;
 
 /** Objects read per page of a LIST sent in pieces (no limit asked): about what the server holds of it at once. */
-export const listPiecesPageItems = 1000;
+export const listPiecesPageItems = 250;
 
 /** Characters of a LIST's JSON gathered before they are written in pieces (fewer, larger writes). */
 export const listPieceCharsMin = 64 * 1024;

@@ -198,7 +198,7 @@ export class Responder {
    * the object. A failure once the headers are out cuts the response (the client sees it
    * incomplete, never a short body that looks whole) and is rethrown.
    */
-  async sendPieces(code: number, contentType: string, pieces: AsyncIterable<string>): Promise<void> {
+  async sendPieces(code: number, contentType: string, pieces: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<void> {
     if (this.expired) return;
     if (!this.canSendPieces()) throw new Error('assert: an answer whose object is kept is sent in pieces');
     this.answerHook?.answered(code, undefined);

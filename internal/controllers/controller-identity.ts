@@ -89,7 +89,8 @@ async function act<T>(authorizer: Authorizer | undefined, store: GenericStore, a
     return work();
   }
   const objectRef = { group: store.gr.group, version: store.served.version, resource: store.gr.resource, subresource, ...(namespace === undefined ? {} : { namespace }), name };
-  const query = a.query === undefined ? undefined : { ...a.query };
+  // countRemaining is orch's own, not a query parameter a request could carry.
+  const query = a.query === undefined ? undefined : (({ countRemaining: _internal, ...parameters }) => parameters)(a.query);
   const audited = InternalRequestAudit.begin(audit.auditor, { user, verb, objectRef, component: a.component, ...(query === undefined ? {} : { query }) });
   try {
     await authorize(authorizer, user, store, verb, namespace, name, subresource, audited);

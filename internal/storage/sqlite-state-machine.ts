@@ -48,6 +48,8 @@ export interface StateListOptions {
   readonly revision?: number;
   readonly startKey?: string;
   readonly limit?: number;
+  /** As ListOptions.countRemaining (default true). */
+  readonly countRemaining?: boolean;
 }
 
 /** The applied index committed in the state database file at `path`, as another connection reads it. */
@@ -201,6 +203,7 @@ export class SqliteStateMachine {
       prefix: options.prefix,
       ...(options.startKey !== undefined ? { startKey: options.startKey } : {}),
       limit: options.limit ?? 0,
+      countRemaining: options.countRemaining ?? true,
       at,
     });
     return {

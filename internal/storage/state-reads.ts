@@ -18,11 +18,11 @@ export function readKey(st: Statements, key: string, at: number | null): KeyValu
   return rowToKeyValue(row);
 }
 
-/** A page of a prefix scan: live rows in key order and how many live keys follow the page. */
+/** A page of a prefix scan: live rows in key order and how many live keys follow the page (undefined: not counted). */
 export interface ScanPage {
   readonly rows: KvRow[];
   readonly nextKey: string | null;
-  readonly remainingCount: number;
+  readonly remainingCount: number | undefined;
 }
 
 /** Builds the statements of one list shape (latest or at a revision; bounded above or not). */
@@ -63,7 +63,7 @@ export class ListStatements {
 export function scanPrefix(
   db: Db,
   statements: ListStatements,
-  opts: { prefix: string; startKey?: string; limit: number; at: number | null },
+  opts: { prefix: string; startKey?: string; limit: number; countRemaining: boolean; at: number | null },
 ): ScanPage {
   const { lo, hi } = scanRange(opts.prefix, opts.startKey);
   const s = statements.get(opts.at !== null, hi !== null);
@@ -75,6 +75,7 @@ export function scanPrefix(
     if (opts.limit <= 0 || rows.length <= opts.limit) return { rows, nextKey: null, remainingCount: 0 };
     const next = rows[opts.limit] as KvRow;
     rows.length = opts.limit;
+    if (!opts.countRemaining) return { rows, nextKey: next.key, remainingCount: undefined };
     const { n } = s.count.get({ ...params, lo: next.key }) as { n: number };
     return { rows, nextKey: next.key, remainingCount: n };
   })();

@@ -48,6 +48,12 @@ export interface ListOptions {
   readonly startKey?: string;
   /** Maximum items returned; absent or 0 means all. */
   readonly limit?: number;
+  /**
+   * Whether a limited page counts the items after it (`remainingCount`), default true. Counting
+   * reads the rest of the range: a reader walking a whole range page by page says false, else
+   * its walk costs the square of the range.
+   */
+  readonly countRemaining?: boolean;
 }
 
 /** A page of a range read, all at one revision. */
@@ -57,8 +63,8 @@ export interface ListResult {
   readonly revision: Revision;
   /** The first key after this page, when more items remain. */
   readonly nextKey: string | null;
-  /** Items after this page at the same revision (0 when none). */
-  readonly remainingCount: number;
+  /** Items after this page at the same revision (0 when none); undefined when not counted (countRemaining false). */
+  readonly remainingCount: number | undefined;
 }
 
 /** A precondition on a write: the key's current modRevision must equal this. */

@@ -2,17 +2,35 @@
 // built whole and then serialized whole: the server holds a page of objects and a piece of JSON,
 // whatever the list's size. The bytes are those of the whole answer (JSON.stringify of the list
 // object), only produced in order: every field but the items first, then the items, then the close.
+// A Protobuf list is encoded a page at a time too (its envelope needs the length first, so its
+// bytes are all held before they go): never one step long enough to starve the Raft heartbeats.
 import type { ListPages } from '../../registry/generic/list-pages.ts';
+import { encodeProtobufListPieces } from '../protobuf/index.ts';
 import type { KObject } from '../../registry/schema/declaration.ts';
 import { parseIncludeObject, partialMetadata, tableParts } from '../table.ts';
 import type { RequestContext } from './request-context.ts';
 import { listPieceCharsMin as pieceCharsMin } from '../limits.ts';
 
-/** Whether a LIST is sent in pieces: a whole list (no limit) in compact JSON (object, Table or metadata view). */
+/** Whether a LIST is sent in pieces: a whole list (no limit) in compact JSON (object, Table or metadata view) or Protobuf (object or metadata view). */
 export function listSentInPieces(ctx: RequestContext, limit: number | undefined): boolean {
   const { format, protobuf } = ctx.out.options;
   if (limit !== undefined && limit > 0) return false;
-  return protobuf === undefined && (format === 'json' || format === 'table' || format === 'metadata') && ctx.out.canSendPieces();
+  const pieceable = protobuf === undefined ? format === 'json' || format === 'table' || format === 'metadata' : format === 'json' || format === 'metadata';
+  return pieceable && ctx.out.canSendPieces();
+}
+
+/** The pages with each item made by `itemOf`. */
+async function* mapPages<T, U>(pages: AsyncIterable<readonly T[]>, itemOf: (item: T) => U): AsyncGenerator<readonly U[]> {
+  for await (const page of pages) yield page.map(itemOf);
+}
+
+/** The Protobuf body of a whole list read in pages (the object or metadata view), then sent. */
+async function sendProtobufListPieces(ctx: RequestContext, listed: ListPages, mediaType: string): Promise<void> {
+  const metadata = listed.head.metadata;
+  const parts = ctx.out.options.format === 'metadata'
+    ? await encodeProtobufListPieces({ kind: 'PartialObjectMetadataList', apiVersion: `meta.${ctx.apiDomain}/v1`, metadata }, mapPages(listed.pages, (o: KObject) => partialMetadata(o, ctx.apiDomain)))
+    : await encodeProtobufListPieces(listed.head, listed.pages);
+  await ctx.out.sendPieces(200, mediaType, parts);
 }
 
 /**
@@ -39,7 +57,8 @@ export async function* jsonArrayDocument<T>(head: Record<string, unknown>, field
 
 /** Sends a whole list read in pages, in the request's view, item by item as the client takes them. */
 export async function sendListPieces(ctx: RequestContext, listed: ListPages): Promise<void> {
-  const format = ctx.out.options.format;
+  const { format, protobuf } = ctx.out.options;
+  if (protobuf !== undefined) return sendProtobufListPieces(ctx, listed, protobuf);
   const metadata = listed.head.metadata;
   let body: AsyncIterable<string>;
   if (format === 'table') {

@@ -3,7 +3,7 @@
 // writes it (runtime.Unknown.NestedMarshalTo): all four fields, the last two empty ("none" and
 // "the Protobuf media type"), and raw the kind's message written in place (no second buffer).
 import { WireInput } from './wire-input.ts';
-import type { WireOutput } from './wire-output.ts';
+import { WireOutput } from './wire-output.ts';
 import { StatusError, badRequest } from '../../registry/errors/status-error.ts';
 import { protobufBodyBytesMax } from './limits.ts';
 import { hasProtobufMagic, protobufMagic } from './media-types.ts';
@@ -46,6 +46,19 @@ export function writeEnvelope(out: WireOutput, apiVersion: string, kind: string,
   out.byte(0);
   out.byte(contentTypeTag);
   out.byte(0);
+}
+
+/**
+ * The envelope around a raw message of `rawBytes` bytes written apart (a list encoded a page at
+ * a time): `head` is everything writeEnvelope writes before the message's bytes (its length
+ * included), `tail` everything after.
+ */
+export function envelopeAround(apiVersion: string, kind: string, rawBytes: number): { readonly head: Buffer; readonly tail: Buffer } {
+  const out = new WireOutput();
+  writeEnvelope(out, apiVersion, kind, (o) => o.varint(rawBytes));
+  const written = out.finish();
+  const tailBytes = 4; // contentEncoding and contentType, both empty
+  return { head: written.subarray(0, written.length - tailBytes), tail: written.subarray(written.length - tailBytes) };
 }
 
 /** Reads runtime.TypeMeta{apiVersion = 1, kind = 2} up to `end`. */

@@ -120,6 +120,14 @@ function writeInlined(out: WireOutput, plan: MessagePlan, object: Record<string,
   }
 }
 
+/**
+ * Writes the fields of `object` (orch's JSON form of a `plan` kind), without the message's length:
+ * a part of a message written in pieces (a list's head, then its items a page at a time).
+ */
+export function writeMessageFields(out: WireOutput, plan: MessagePlan, object: Record<string, unknown>): void {
+  writeFields(out, plan, object, false);
+}
+
 /** Writes the message of `object` (orch's JSON form of a `plan` kind) as a length-delimited value. */
 export function writeObjectDelimited(out: WireOutput, plan: MessagePlan, object: Record<string, unknown>): void {
   writeNested(out, plan, object, false);

@@ -24,7 +24,7 @@ export interface ListPages {
 function firstPageQuery(query: Omit<ListQuery, 'limit'>, pageItems: number): ListQuery {
   const rv = query.resourceVersion ?? '';
   const notOlderThan = (query.resourceVersionMatch ?? '') === '' && rv !== '' && rv !== '0' && (query.continue ?? '') === '';
-  return { ...query, limit: pageItems, ...(notOlderThan ? { resourceVersionMatch: 'NotOlderThan' } : {}) };
+  return { ...query, limit: pageItems, countRemaining: false, ...(notOlderThan ? { resourceVersionMatch: 'NotOlderThan' } : {}) };
 }
 
 /**
@@ -49,7 +49,7 @@ export async function readListPages(store: GenericStore, namespace: string | und
       const token = page.token;
       if (token === '') return;
       page = { items: [], token: '' };
-      const next = await store.list(namespace, { ...selectors, continue: token, limit: pageItems });
+      const next = await store.list(namespace, { ...selectors, continue: token, limit: pageItems, countRemaining: false });
       page = { items: next.items, token: next.metadata.continue ?? '' };
     }
   }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { StorageError, type KeyValue, type Revision, type Storage } from '../../storage/storage.ts';
 import { gone } from '../errors/status-error.ts';
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
@@ -16,6 +17,12 @@ export interface ListQuery {
   readonly continue?: string;
   readonly resourceVersion?: string;
   readonly resourceVersionMatch?: string;
+  /**
+   * Not an API parameter: false when the page is one of a whole list read page by page
+   * (list-pages.ts), whose remainingItemCount nobody reads: counting it reads the rest of the
+   * collection, for every page.
+   */
+  readonly countRemaining?: boolean;
 }
 
 /** A page of objects read at one revision. */
@@ -59,28 +66,38 @@ export async function listObjects(storage: Storage, decl: ResourceDeclaration, p
   const limit = query.limit !== undefined && query.limit > 0 ? query.limit : 0;
   const start = await startOf(storage, prefix, query);
   try {
-    return await readPages(storage, prefix, matches, limit, start, decode);
+    return await readPages(storage, prefix, matches, { limit, countRemaining: query.countRemaining ?? true }, start, decode);
   } catch (err) {
     throw start.fromToken ? expiredToken(err) : err;
   }
 }
 
+/**
+ * Reads storage pages from the start until `limit` items match (0: to the end). A whole collection
+ * is read in pages of listPageItemsMax too, and every page after the first waits for the next
+ * turn of the event loop: reading and decoding a large collection must not hold the replica's
+ * one thread for seconds (the Raft heartbeats it sends and answers share it).
+ */
 async function readPages(
   storage: Storage,
   prefix: string,
   matches: ReturnType<typeof selectorPredicate>,
-  limit: number,
+  bounds: { readonly limit: number; readonly countRemaining: boolean },
   start: Awaited<ReturnType<typeof startOf>>,
   decode: (kv: KeyValue) => Promise<KObject> | KObject,
 ): Promise<ListPage> {
+  const { limit } = bounds;
   const items: KObject[] = [];
   let readRevision = start.revision;
   let startKey = start.startKey;
   for (;;) {
-    const want = limit === 0 ? 0 : matches.empty ? limit - items.length : Math.min(listPageItemsMax, Math.max(limit - items.length, 1) * 2);
+    const want = limit === 0 ? listPageItemsMax : matches.empty ? limit - items.length : Math.min(listPageItemsMax, Math.max(limit - items.length, 1) * 2);
+    // Only a page whose limit is the client's, with no selector, tells the remaining count.
+    const countRemaining = limit > 0 && matches.empty && bounds.countRemaining;
     // Pages after the first read at the first page's revision, which this replica already holds.
     const consistency = readRevision === undefined ? start.consistency : 'local';
-    const page = await storage.list({ prefix, consistency, ...(readRevision === undefined ? {} : { revision: readRevision }), ...(startKey ? { startKey } : {}), ...(want > 0 ? { limit: want } : {}) });
+    if (readRevision !== undefined) await nextTurn();
+    const page = await storage.list({ prefix, consistency, ...(readRevision === undefined ? {} : { revision: readRevision }), ...(startKey ? { startKey } : {}), limit: want, countRemaining });
     readRevision = page.revision;
     for (const [i, kv] of page.items.entries()) {
       // Decoded into the served form first: selectors name the served version's fields.
@@ -91,12 +108,12 @@ async function readPages(
       items.push(obj);
       if (limit > 0 && items.length === limit) {
         const next = page.items[i + 1]?.key ?? page.nextKey;
-        const remaining = matches.empty ? page.remainingCount + (page.items.length - i - 1) : undefined;
+        const remaining = countRemaining && page.remainingCount !== undefined ? page.remainingCount + (page.items.length - i - 1) : undefined;
         const more = next !== null && next !== undefined;
         return { items, revision: page.revision, continueToken: more ? encodeContinue({ revision: page.revision, startKey: next }) : '', ...(more && remaining !== undefined ? { remainingItemCount: remaining } : {}) };
       }
     }
-    if (page.nextKey === null || limit === 0) return { items, revision: page.revision, continueToken: '' };
+    if (page.nextKey === null) return { items, revision: page.revision, continueToken: '' };
     startKey = page.nextKey;
   }
 }

@@ -61,6 +61,23 @@ describe('a LIST of more than a page, written item by item', () => {
     });
   }
 
+  const protobufViews: Record<string, string> = {
+    object: 'application/vnd.kubernetes.protobuf',
+    metadata: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
+  };
+  for (const [view, accept] of Object.entries(protobufViews)) {
+    it(`answers the Protobuf ${view} view, encoded a page at a time, with the bytes of the whole answer`, async () => {
+      const paged = await rawGet(ts, agent, path, { accept });
+      const whole = await rawGet(ts, agent, `${path}?limit=${count * 2}`, { accept });
+      assert.equal(paged.status, 200);
+      assert.equal(whole.status, 200);
+      assert.equal(paged.headers['content-type'], 'application/vnd.kubernetes.protobuf');
+      assert.ok(paged.body.equals(whole.body), `Protobuf ${view}: the paged body differs from the whole one`);
+      const gzipped = await rawGet(ts, agent, path, { accept, 'accept-encoding': 'gzip' });
+      assert.ok(gunzipSync(gzipped.body).equals(whole.body), `Protobuf ${view}: the gzipped body differs from the whole one`);
+    });
+  }
+
   it('keeps label and field selectors, and the resourceVersion of the list', async () => {
     const rv = JSON.parse((await rawGet(ts, agent, `${path}?limit=1`, {})).body.toString()) as { metadata: { resourceVersion: string } };
     for (const query of ['labelSelector=parity%3Deven', 'fieldSelector=metadata.name!%3Dcm-00001', `resourceVersion=${rv.metadata.resourceVersion}`, 'resourceVersion=0']) {

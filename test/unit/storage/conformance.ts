@@ -136,6 +136,16 @@ function runListTests(makeStorage: MakeStorage): void {
       assert.equal(latest.nextKey, null);
     }));
 
+  it('leaves the remaining count out of a page when asked not to count it, and pages the same', () =>
+    withStorage(makeStorage, {}, async (s) => {
+      for (const name of ['a', 'b', 'c']) await s.create(`/p/${name}`, bytes(name));
+      const counted = await s.list({ prefix: '/p/', limit: 1 });
+      const uncounted = await s.list({ prefix: '/p/', limit: 1, countRemaining: false });
+      assert.equal(counted.remainingCount, 2);
+      assert.equal(uncounted.remainingCount, undefined);
+      assert.deepEqual([uncounted.items.map((kv) => kv.key), uncounted.nextKey], [['/p/a'], '/p/b']);
+    }));
+
   it('lists everything with an empty prefix and honours limit 0 as no limit', () =>
     withStorage(makeStorage, {}, async (s) => {
       await s.create('/b', bytes('b'));

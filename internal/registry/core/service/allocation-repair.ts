@@ -24,7 +24,7 @@ async function listAll(storage: Storage, prefix: string, revision: Revision): Pr
   const all: KeyValue[] = [];
   let startKey: string | undefined;
   do {
-    const page = await storage.list({ prefix, revision, limit: listPageItemsMax, ...(startKey === undefined ? {} : { startKey }) });
+    const page = await storage.list({ prefix, revision, limit: listPageItemsMax, countRemaining: false, ...(startKey === undefined ? {} : { startKey }) });
     all.push(...page.items);
     startKey = page.nextKey ?? undefined;
   } while (startKey !== undefined);

@@ -114,7 +114,7 @@ export class AllocationKeys {
     const taken = new Set<number>();
     let startKey: string | undefined;
     do {
-      const page = await this.storage.list({ prefix: space.prefix, ...(startKey === undefined ? {} : { startKey }), limit: listPageItemsMax });
+      const page = await this.storage.list({ prefix: space.prefix, ...(startKey === undefined ? {} : { startKey }), limit: listPageItemsMax, countRemaining: false });
       for (const kv of page.items) {
         const offset = space.offsetOfKey(kv.key);
         if (offset !== undefined) taken.add(offset);
