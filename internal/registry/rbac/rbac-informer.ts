@@ -4,9 +4,7 @@
 // whole index be listed again; the new lists replace the old index in one synchronous step, so an
 // authorization never sees half of it.
 import type { RbacIndex } from '../../authz/rbac/rbac-index.ts';
-import type { KObject } from '../schema/declaration.ts';
-import { startWatch, type ApiWatch } from '../generic/watch.ts';
-import type { GenericStore } from '../generic/store.ts';
+import { KindsInformer, type KindChange, type KindList } from '../generic/kinds-informer.ts';
 import { rbacRelistDelayMs } from './limits.ts';
 import type { RbacStores } from './rbac-stores.ts';
 
@@ -16,15 +14,25 @@ type Kind = 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding';
 export class RbacInformer {
   private hasSynced = false;
   private stopped = false;
-  private readonly watches = new Set<ApiWatch>();
   private readonly syncWaiters: (() => void)[] = [];
-  private running: Promise<void> | undefined;
+  private readonly informer: KindsInformer<Kind>;
 
-  constructor(
-    private readonly stores: RbacStores,
-    private readonly index: RbacIndex,
-    private readonly log: (message: string, err?: unknown) => void,
-  ) {}
+  constructor(stores: RbacStores, index: RbacIndex, log: (message: string, err?: unknown) => void) {
+    this.informer = new KindsInformer<Kind>({
+      name: 'rbac informer',
+      stores: [['ClusterRole', stores.clusterRoles], ['Role', stores.roles], ['ClusterRoleBinding', stores.clusterRoleBindings], ['RoleBinding', stores.roleBindings]],
+      relistDelayMs: rbacRelistDelayMs,
+      log,
+      handler: {
+        replaced: (lists: readonly KindList<Kind>[]) => {
+          index.clear();
+          for (const l of lists) for (const object of l.items) index.apply({ type: 'ADDED', kind: l.kind, object });
+          this.markSynced();
+        },
+        changed: (kind: Kind, event: KindChange) => index.apply({ type: event.type, kind, object: event.object }),
+      },
+    });
+  }
 
   /** Whether the index holds the store's RBAC objects (after the first full list); stays true after a relist starts. */
   synced(): boolean {
@@ -48,62 +56,14 @@ export class RbacInformer {
   /** Starts listing and watching in the background. Idempotent. */
   start(): void {
     if (this.stopped) return;
-    this.running ??= this.loop();
+    this.informer.start();
   }
 
   /** Stops the watches and the loop; resolves when it has ended. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const w of this.watches) w.stop();
     for (const waiter of this.syncWaiters.splice(0)) waiter();
-    await this.running;
-  }
-
-  private kinds(): [Kind, GenericStore][] {
-    return [['ClusterRole', this.stores.clusterRoles], ['Role', this.stores.roles], ['ClusterRoleBinding', this.stores.clusterRoleBindings], ['RoleBinding', this.stores.roleBindings]];
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        await this.listAndWatch();
-      } catch (err) {
-        if (!this.stopped) this.log('rbac informer: list or watch failed; listing again', err);
-      }
-      for (const w of this.watches) w.stop();
-      this.watches.clear();
-      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, rbacRelistDelayMs));
-    }
-  }
-
-  /** One generation: list all kinds, swap them into the index, watch until any watch ends. */
-  private async listAndWatch(): Promise<void> {
-    const lists: { kind: Kind; store: GenericStore; items: KObject[]; revision: string }[] = [];
-    for (const [kind, store] of this.kinds()) {
-      const list = await store.list(undefined, {});
-      lists.push({ kind, store, items: list.items, revision: list.metadata.resourceVersion });
-    }
-    const watches: { kind: Kind; watch: ApiWatch }[] = [];
-    for (const l of lists) {
-      const watch = await startWatch(l.store, undefined, { resourceVersion: l.revision });
-      this.watches.add(watch);
-      watches.push({ kind: l.kind, watch });
-    }
-    if (this.stopped) return;
-    // One synchronous step: readers see the old index or the new one, never a mix.
-    this.index.clear();
-    for (const l of lists) for (const object of l.items) this.index.apply({ type: 'ADDED', kind: l.kind, object });
-    this.markSynced();
-    // Any watch ending ends the generation: the others are stopped and everything is listed again.
-    await Promise.race(watches.map((w) => this.follow(w.kind, w.watch)));
-  }
-
-  private async follow(kind: Kind, watch: ApiWatch): Promise<void> {
-    for await (const event of watch.events) {
-      if (event.type === 'BOOKMARK') continue;
-      if (event.type === 'ERROR') throw new Error(`watch of ${kind} objects ended: ${JSON.stringify(event.object.message ?? event.object)}`);
-      this.index.apply({ type: event.type, kind, object: event.object });
-    }
+    await this.informer.stop();
   }
 
   private markSynced(): void {
