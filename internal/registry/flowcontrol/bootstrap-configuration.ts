@@ -1,7 +1,8 @@
 // The API Priority and Fairness objects kube-apiserver 1.28 keeps at start
 // (k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap/default.go, flowcontrol/v1beta3 form): the
-// mandatory exempt and catch-all priority levels and flow schemas, and the suggested ones. They
-// are data only: orch does not enforce them yet.
+// mandatory exempt and catch-all priority levels and flow schemas, and the suggested ones. The
+// API server enforces them (internal/flowcontrol/) once they are in the store, and this set in the
+// meantime.
 
 /** A bootstrap object: its name and spec. */
 export interface BootstrapObject {
