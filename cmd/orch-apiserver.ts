@@ -55,6 +55,7 @@ const replica = await startReplica({
   serviceNetwork: flags.serviceNetwork,
   authorization: flags.authorization,
   admission: flags.admission,
+  flowControl: flags.flowControl,
   serving: flags.serving,
   controllers: flags.controllers,
   signing: flags.signing,

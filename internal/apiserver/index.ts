@@ -27,6 +27,7 @@ import {
   watchStallTimeoutMsDefault,
 } from './limits.ts';
 import { ApiMetrics } from './metrics.ts';
+import { flowControlDefaults, startFlowControl, type FlowControlOptions } from './flow-control-setup.ts';
 import { OpenApiDocuments } from './openapi.ts';
 import { handleRequest, type HandlerDeps, type RawRequest } from './request-handler.ts';
 import { observeRequest } from './request-observer.ts';
@@ -81,6 +82,8 @@ export interface ApiServerOptions {
   readonly audit?: Auditor;
   /** The replica's maintenance API under /orch/v1/ (docs/operations.md): none, those paths are 404. */
   readonly maintenance?: MaintenanceBackend;
+  /** API Priority and Fairness or the in-flight limits (default: APF on, 400 + 200 seats). */
+  readonly flowControl?: FlowControlOptions;
 }
 
 /** A running API server. `close` ends watches, stops accepting and closes connections. */
@@ -238,9 +241,12 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
     ...(opts.metricsRegistry ? { metricsRegistry: opts.metricsRegistry } : {}),
     plugins: opts.admission?.plugins ?? selectPlugins({}), configurations: opts.admission?.configurations ?? new Map(),
   });
+  const flowControl = startFlowControl(opts.flowControl ?? flowControlDefaults, { registry, stores, ...(opts.metricsRegistry ? { metricsRegistry: opts.metricsRegistry } : {}), log });
   const deps: HandlerDeps = {
     registry,
     stores,
+    flowControl: flowControl.request,
+    ...(flowControl.apf === undefined ? {} : { priorityAndFairness: flowControl.apf }),
     ...(namespaceStores ? { namespaceStores } : {}),
     authentication,
     authorizer: chain.authorizer,
@@ -334,6 +340,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<ApiServer
       await policy.stop();
       await customResources.stop();
       await admission.stop();
+      await flowControl.stop();
       for (const listener of [...shutdownListeners]) listener();
       // Let running requests (and the watches just told to stop) finish, then close connections.
       let timer: NodeJS.Timeout | undefined;

@@ -12,6 +12,8 @@ import { groupVersionNotFound } from './handlers/route-errors.ts';
 import type { BodySource } from './body.ts';
 import type { MaintenanceBackend } from './maintenance/backend.ts';
 import { maintenancePathPrefix, serveMaintenance } from './maintenance/serve-maintenance.ts';
+import type { FlowControl } from '../flowcontrol/flow-control.ts';
+import { dumpPriorityLevels, dumpQueues } from '../flowcontrol/debug-dump.ts';
 
 /** What the non-resource endpoints read. */
 export interface NonResourceDeps {
@@ -22,6 +24,8 @@ export interface NonResourceDeps {
   readonly serverAddress: string;
   /** The replica's maintenance API under /orch/ (none: those paths are 404). */
   readonly maintenance?: MaintenanceBackend;
+  /** API Priority and Fairness, whose state /debug/api_priority_and_fairness/ dumps (none: those paths are 404). */
+  readonly priorityAndFairness?: FlowControl;
   /** How long a request body may take to arrive whole (the maintenance API's POST bodies). */
   readonly bodyTimeoutMs: number;
   readonly log: (message: string, err?: unknown) => void;
@@ -87,6 +91,14 @@ export async function serveNonResource(deps: NonResourceDeps, method: string, pa
   if (healthEndpoint) {
     const answer = await runHealth(first, healthEndpoint, path, query);
     out.sendText(answer.code, answer.text);
+    return;
+  }
+  if (deps.priorityAndFairness !== undefined && path === '/debug/api_priority_and_fairness/dump_priority_levels') {
+    out.sendText(200, dumpPriorityLevels(deps.priorityAndFairness.report()));
+    return;
+  }
+  if (deps.priorityAndFairness !== undefined && path === '/debug/api_priority_and_fairness/dump_queues') {
+    out.sendText(200, dumpQueues(deps.priorityAndFairness.report()));
     return;
   }
   if (path === '/metrics') {

@@ -13,6 +13,7 @@ import { resourceAttributes } from '../authz/request-attributes.ts';
 import { BodyRefusedError, type BodySource } from './body.ts';
 import { authenticationFilter, type AuthenticationSource } from './filters/authentication.ts';
 import { runRequestFilters } from './filters/request-filters.ts';
+import { TooManyRequestsError, tooManyRequestsText, type RequestFlowControl } from './filters/flow-control.ts';
 import { dispatchResource, methodNotAllowed, pathNotFound, resourceNotFound } from './handlers/dispatch.ts';
 import { servesProtobuf } from './handlers/protobuf-served.ts';
 import type { AdmissionChain } from '../admission/chain.ts';
@@ -48,6 +49,8 @@ export interface HandlerDeps extends NonResourceDeps {
   readonly authorizer: Authorizer;
   /** The admission chain writes pass (none: writes are admitted as they are). */
   readonly admission?: AdmissionChain;
+  /** API Priority and Fairness or the in-flight limits (none: no limit). */
+  readonly flowControl?: RequestFlowControl;
   /** The audit (internal/audit): none when no policy and backend are configured. */
   readonly audit?: Auditor;
   /** How long a request body may take to arrive whole. */
@@ -179,10 +182,16 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   const audit = startRequestAudit(deps.audit, req, res);
   const out = new Responder(res, { format: 'json', pretty: prettyOf(query, req.headers['user-agent']), gzip: false, accept: req.headers.accept }, audit);
   let unsubscribe = (): void => undefined;
+  // Aborted when the client leaves: a request still queued by flow control is dropped.
+  const left = new AbortController();
   const closed = new Promise<void>((resolve) => {
-    res.on('close', resolve);
+    res.on('close', () => {
+      left.abort();
+      resolve();
+    });
     unsubscribe = deps.onShutdown(resolve);
   });
+  let release = (): void => undefined;
   let info: ResourceRequestInfo | null = null;
   let served: ServedResource | undefined;
   let parsed: RequestInfo | null | undefined;
@@ -192,7 +201,12 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     // is no Go duration is a 400 for anyone. A watch is long-running: `timeoutSeconds` ends it.
     const deadlineMs = parsed?.kind === 'resource' && parsed.verb === 'watch' ? undefined : requestTimeoutMs(query, requestTimeoutMsMax);
     await authenticationFilter(deps.authentication, req, (reason) => deps.log(`unable to authenticate the request: ${reason}`));
-    const user = await runRequestFilters(deps, { headers: req.headers, ...(req.rawHeaders ? { rawHeaders: req.rawHeaders } : {}), method, query, info: parsed, path: url.pathname, ...(audit ? { audit } : {}) });
+    const filtered = await runRequestFilters(deps, {
+      headers: req.headers, ...(req.rawHeaders ? { rawHeaders: req.rawHeaders } : {}), method, query, info: parsed, path: url.pathname, ...(audit ? { audit } : {}),
+      setHeader: (name, value) => res.setHeader(name, value), signal: left.signal,
+    });
+    const user = filtered.user;
+    release = filtered.release;
     if (parsed === null) throw methodNotAllowed();
     let work: Promise<void>;
     if (parsed.kind === 'non-resource') work = serveNonResource(deps, method, url.pathname, query, req.headers, req, out);
@@ -204,7 +218,14 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     }
     await (deadlineMs === undefined ? work : withinDeadline(deps, work, deadlineMs, req, out, res));
   } catch (err) {
-    audit?.failed(err, { expected: err instanceof StatusError || err instanceof PlainInternalError, query, attributes: () => auditAttributes(undefined, { method, path: url.pathname, query, info: parsed }) });
+    audit?.failed(err, { expected: err instanceof StatusError || err instanceof PlainInternalError || err instanceof TooManyRequestsError, query, attributes: () => auditAttributes(undefined, { method, path: url.pathname, query, info: parsed }) });
+    // kube's filters answer a refusal by flow control as Go's http.Error does: plain text, not a Status.
+    if (err instanceof TooManyRequestsError) {
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      out.sendText(429, tooManyRequestsText);
+      return;
+    }
     // kube's filters answer an authorizer's failure as Go's http.Error does: plain text, not a Status.
     if (err instanceof PlainInternalError) {
       out.sendText(500, internalErrorText(req.url ?? '/', err));
@@ -214,6 +235,7 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     if (err instanceof BodyRefusedError) endExchangeAfterAnswer(res);
     out.sendError(err instanceof StatusError ? err : internalError('an unexpected error happened; see the server log'));
   } finally {
+    release();
     audit?.end();
     unsubscribe();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -1,5 +1,6 @@
 import type { Controller, ControllerDeps } from './controller.ts';
 import { createClusterRoleAggregationController } from './clusterrole-aggregation.ts';
+import { createFlowSchemaStatusController, flowSchemaStatusName } from './flowschema-status-controller.ts';
 import { createCrdFinalizerController } from './apiextensions/crd-finalizer-controller.ts';
 import { createCrdNamingController } from './apiextensions/crd-naming-controller.ts';
 import { apiServerStores, authorizedStores, controllerManagerUser, controllerUser, type ControllerAction } from './controller-identity.ts';
@@ -49,7 +50,7 @@ export interface ControllerInputs {
 }
 
 /** Part of kube-apiserver itself (or, cluster-info, of kubeadm init), not of the controller manager: `--controllers` does not reach them. */
-const apiServerControllers: ReadonlySet<string> = new Set([serviceAllocationRepairName, crdNamingName, crdFinalizerName, clusterInfoPublisherName]);
+const apiServerControllers: ReadonlySet<string> = new Set([serviceAllocationRepairName, crdNamingName, crdFinalizerName, clusterInfoPublisherName, flowSchemaStatusName]);
 
 /** The name `--controllers` knows a controller by, where orch's differs. */
 const selectionNames: Readonly<Record<string, string>> = { 'garbage-collector': 'garbagecollector' };
@@ -92,6 +93,7 @@ export function createControllers(deps: ControllerDeps, inputs: ControllerInputs
     createServiceAllocationRepair(asApiServer(deps, serviceAllocationRepairName)),
     createCrdNamingController(asApiServer(deps, crdNamingName)),
     createCrdFinalizerController(asApiServer(deps, crdFinalizerName)),
+    createFlowSchemaStatusController(asApiServer(deps, flowSchemaStatusName)),
     createDisruptionController(as(deps, 'disruption-controller')),
     createServiceAccountController(as(deps, 'service-account-controller')),
     createClusterRoleAggregationController(as(deps, 'clusterrole-aggregation-controller')),

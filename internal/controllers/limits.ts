@@ -60,3 +60,9 @@ export const crdControllerBatchMs = 20;
 
 /** The wait before the finalizer controller looks again at a definition whose objects are not all gone. */
 export const crdFinalizerBusyResyncMs = 1_000;
+
+/** How long FlowSchema and PriorityLevelConfiguration events gather before the Dangling conditions are checked. */
+export const flowSchemaStatusBatchMs = 100;
+
+/** How often the FlowSchema status controller checks every schema when nothing changed. */
+export const flowSchemaStatusResyncMs = 5 * 60_000;

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { flowControlFlagOptions, normalizeFlowControlBooleanFlags, parseFlowControlFlags } from './flow-control-flags.ts';
+import type { FlowControlOptions } from '../apiserver/flow-control-setup.ts';
 import { authenticationFlagOptions, normalizeBooleanFlags, parseAuthenticationFlags, type AuthenticationFlags } from './authentication-flags.ts';
 import { admissionFlagOptions, parseAdmissionFlags, type AdmissionFlags } from './admission-flags.ts';
 import { parseServingFlags, servingFlagOptions } from './serving-flags.ts';
@@ -52,6 +54,8 @@ export interface ReplicaFlags {
   readonly audit: AuditFlags;
   /** --v and --tracing-config-file. */
   readonly observability: ObservabilityFlags;
+  /** --enable-priority-and-fairness, --max-requests-inflight, --max-mutating-requests-inflight. */
+  readonly flowControl: FlowControlOptions;
 }
 
 /** A flag that cannot be used; the message names it and says what is expected. */
@@ -157,7 +161,7 @@ function parseControllers(text: string): ControllerSelection {
 /** Parses and validates the flags of cmd/orch-apiserver. Throws FlagError with a usable message. */
 export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
   const { values } = parseArgs({
-    args: normalizeAuditBooleanFlags(normalizeBooleanFlags(argv)),
+    args: normalizeFlowControlBooleanFlags(normalizeAuditBooleanFlags(normalizeBooleanFlags(argv))),
     options: {
       name: { type: 'string' },
       'data-dir': { type: 'string' },
@@ -185,6 +189,7 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
       ...signingFlagOptions,
       ...auditFlagOptions,
       ...observabilityFlagOptions,
+      ...flowControlFlagOptions,
     },
     strict: true,
   });
@@ -224,5 +229,6 @@ export function parseReplicaFlags(argv: readonly string[]): ReplicaFlags {
     signing: parseSigningFlags(values, parseDurationMs, (message) => new FlagError(message)),
     audit: parseAuditFlags(values, parseDurationMs, (message) => new FlagError(message)),
     observability: parseObservabilityFlags(values, (message) => new FlagError(message)),
+    flowControl: parseFlowControlFlags(values, (message) => new FlagError(message)),
   };
 }

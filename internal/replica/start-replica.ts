@@ -1,4 +1,5 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { FlowControlOptions } from '../apiserver/flow-control-setup.ts';
 import type { RaftNode } from '../../raft/node.ts';
 import { createApiServer, type ApiServer } from '../apiserver/index.ts';
 import { buildAuthenticator, defaultAuthenticationOptions, systemMasters, type Authentication, type AuthenticationOptions, type StaticToken } from '../authn/index.ts';
@@ -68,6 +69,8 @@ export interface ReplicaOptions {
   readonly signing?: SigningFlags;
   /** --audit-*: the policy and backends (default: no audit). */
   readonly audit?: AuditFlags;
+  /** --enable-priority-and-fairness and the in-flight limits (default: APF on, 400 + 200 seats). */
+  readonly flowControl?: FlowControlOptions;
   /** TEST ONLY planted bug (chaos checkers): consistent reads skip ReadIndex. Never set in production. */
   readonly testingServeConsistentReadsLocally?: boolean;
   /**
@@ -169,6 +172,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       ...(options.authorization ? { authorization: authorizationOptions(options.authorization, options.apiDomain) } : {}),
       ...(options.admission ? { admission: options.admission } : {}),
       ...(options.serving ? { serving: options.serving } : {}),
+      ...(options.flowControl ? { flowControl: options.flowControl } : {}),
       log,
       requestLogger: logger,
       ...(auditor === undefined ? {} : { audit: auditor }),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../../internal/cluster/local-cluster.ts';
@@ -20,10 +20,15 @@ export interface ClusterFixture {
 export const fastRaftArgs = ['--tick-ms', '50', '--election-ticks', '10'];
 
 /** Starts `replicas` replica processes on ports chosen at run time, in a fresh temp directory. */
-export async function startClusterFixture(options: { replicas?: number; extraArgs?: readonly string[]; output?: ReplicaOutput; replicaArgs?: (name: string) => readonly string[] } = {}): Promise<ClusterFixture> {
+export async function startClusterFixture(options: {
+  replicas?: number; extraArgs?: readonly string[]; output?: ReplicaOutput; replicaArgs?: (name: string) => readonly string[];
+  /** The admin token to use (a test whose own --token-auth-file replaces the cluster's lists it there too). */
+  adminToken?: string;
+} = {}): Promise<ClusterFixture> {
   const count = options.replicas ?? 3;
   const ports = await freePorts(count * 2);
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-e2e-'));
+  if (options.adminToken !== undefined) writeFileSync(join(dataDir, 'admin-token'), `${options.adminToken}\n`, { mode: 0o600 });
   let cluster: LocalCluster;
   try {
     cluster = await startLocalCluster({
