@@ -1,12 +1,21 @@
 // One limited priority level's queues (kube's fairqueuing/queueset): requests occupy seats up to
 // the level's concurrency limit; past it they wait in one of the level's queues, chosen by shuffle
-// sharding (the least loaded queue of the flow's hand), and are dispatched in fair order: the
-// non-empty queue whose virtual start is earliest goes first, and a queue's virtual start advances
-// by the seats it dispatched. A queue that becomes active starts at the current virtual time, so
-// an idle flow banks no credit. A wide request at the head waits until its seats are free (strict
-// fair order, as kube's). A request waits at most its wait limit, or until its client leaves.
+// sharding (of the flow's hand, the queue with the least work waiting), and are dispatched in fair
+// order. Fairness is kept in seat-seconds, as kube keeps it: a virtual clock R advances at the
+// seats each active queue could be using (min(seats wanted, limit) / active queues per second); a
+// queue's next dispatch is due at its own R, which a dispatch advances by the request's estimated
+// work (seats x 3 ms) and its end corrects by the work it really did (seats x its duration). The
+// queue whose head would finish first goes next; so a flow of long, wide requests (LISTs) falls
+// behind one of short, narrow ones (creates) by what it really occupies, not by its request count.
+// A queue that becomes active starts at R (an idle flow banks no credit) and never dispatches
+// before its head arrived (kube's anti-windup). A wide request at the head waits until its seats
+// are free (strict fair order, as kube's). A request waits at most its wait limit, or until its
+// client leaves.
 import type { QueuingConfig } from './types.ts';
 import { dealHand } from './shuffle-shard.ts';
+
+/** kube's G: the service time every dispatch is first charged for, corrected when the request ends. */
+const estimatedServiceSeconds = 0.003;
 
 /** A level's limits: its seats and its queues (null: no queues, refuse when full). */
 export interface QueueSetConfig {
@@ -30,6 +39,8 @@ export interface Rejected {
 interface Waiter {
   readonly seats: number;
   readonly enqueuedAt: number;
+  /** R when it arrived: its queue never dispatches before it (anti-windup). */
+  readonly arrivalR: number;
   settle(outcome: Admitted | Rejected): void;
   /** Ends the waiter's timer and abort listener. */
   done(): void;
@@ -40,7 +51,8 @@ interface Queue {
   readonly waiting: Waiter[];
   executingRequests: number;
   executingSeats: number;
-  virtualStart: number;
+  /** The R at which this queue's next request is due to start (kube's nextDispatchR), in seat-seconds. */
+  nextDispatchR: number;
 }
 
 export interface QueueSetStats {
@@ -52,11 +64,26 @@ export interface QueueSetStats {
   readonly activeQueues: number;
   readonly dispatched: number;
   readonly rejected: Record<Rejected['reason'], number>;
-  readonly queues: readonly { readonly index: number; readonly waitingRequests: number; readonly executingRequests: number; readonly executingSeats: number; readonly virtualStart: number }[];
+  /** The virtual clock, seat-seconds per active queue since the set was made. */
+  readonly currentR: number;
+  readonly queues: readonly { readonly index: number; readonly waitingRequests: number; readonly executingRequests: number; readonly executingSeats: number; readonly nextDispatchR: number }[];
 }
 
 function makeQueues(count: number): Queue[] {
-  return Array.from({ length: count }, (_, index) => ({ index, waiting: [], executingRequests: 0, executingSeats: 0, virtualStart: 0 }));
+  return Array.from({ length: count }, (_, index) => ({ index, waiting: [], executingRequests: 0, executingSeats: 0, nextDispatchR: 0 }));
+}
+
+function waitingSeats(q: Queue): number {
+  return q.waiting.reduce((sum, w) => sum + w.seats, 0);
+}
+
+function isActive(q: Queue): boolean {
+  return q.waiting.length > 0 || q.executingRequests > 0;
+}
+
+/** A request's estimated work, in seat-seconds. */
+function workOf(seats: number): number {
+  return seats * estimatedServiceSeconds;
 }
 
 export class QueueSet {
@@ -66,14 +93,19 @@ export class QueueSet {
   private readonly direct: Queue = makeQueues(1)[0] as Queue;
   private executingRequests = 0;
   private executingSeats = 0;
-  /** The virtual time: the virtual start of the last dispatch. */
-  private virtualNow = 0;
+  private currentR = 0;
+  private lastRealMs: number;
+  /** The queue dispatched from last: ties go to the queues after it. */
+  private robinIndex = -1;
+  /** Requests ever enqueued: where a hand's scan starts, so overlapping hands share evenly. */
+  private enqueues = 0;
   private dispatched = 0;
   private readonly rejected: Record<Rejected['reason'], number> = { 'queue-full': 0, 'concurrency-limit': 0, 'time-out': 0, cancelled: 0 };
 
   constructor(config: QueueSetConfig, private readonly clock: { now(): number } = performance) {
     this.config = config;
     this.queues = makeQueues(config.queuing?.queues ?? 0);
+    this.lastRealMs = clock.now();
   }
 
   /**
@@ -81,13 +113,14 @@ export class QueueSet {
    * the queue of the same index modulo the new count) and are dispatched as seats free.
    */
   setConfig(config: QueueSetConfig): void {
+    this.syncTime();
     const count = config.queuing?.queues ?? 0;
     if (count !== this.queues.length) {
       const waiting = this.queues.flatMap((q) => q.waiting.map((w) => ({ w, index: q.index })));
-      const old = this.queues;
       this.queues = makeQueues(Math.max(count, waiting.length > 0 ? 1 : 0));
+      for (const q of this.queues) q.nextDispatchR = this.currentR;
       for (const { w, index } of waiting) this.queues[index % this.queues.length]?.waiting.push(w);
-      for (const q of this.queues) q.virtualStart = Math.max(...old.map((o) => o.virtualStart), this.virtualNow);
+      this.robinIndex = -1;
     }
     this.config = config;
     this.dispatch();
@@ -97,48 +130,76 @@ export class QueueSet {
     return Math.max(1, this.config.concurrencyLimit);
   }
 
+  /** Advances R by what the queues could have used since the last change, at the state that held meanwhile. */
+  private syncTime(): void {
+    const now = this.clock.now();
+    const seconds = Math.max(0, now - this.lastRealMs) / 1000;
+    this.lastRealMs = now;
+    let active = 0;
+    let seatsWanted = 0;
+    for (const q of this.queues) {
+      seatsWanted += q.executingSeats + waitingSeats(q);
+      if (isActive(q)) active++;
+    }
+    if (active > 0) this.currentR += (Math.min(seatsWanted, this.limit) / active) * seconds;
+  }
+
   /** Admits a request of `seats` (at most the limit) from the flow `flowHash`. */
   admit(request: { readonly flowHash: bigint; readonly seats: number; readonly signal?: AbortSignal; readonly waitLimitMs: number }): Promise<Admitted | Rejected> {
+    this.syncTime();
     const seats = Math.min(Math.max(1, Math.ceil(request.seats)), this.limit);
     const enqueuedAt = this.clock.now();
     if (request.signal?.aborted) return Promise.resolve(this.reject('cancelled', enqueuedAt));
     const queuing = this.config.queuing;
-    const nobodyWaits = this.queues.every((q) => q.waiting.length === 0);
     if (queuing === null || this.queues.length === 0) {
-      if (nobodyWaits && this.executingSeats + seats <= this.limit) return Promise.resolve(this.start(this.direct, seats, enqueuedAt));
+      if (this.executingSeats + seats <= this.limit) return Promise.resolve(this.start(this.direct, seats, enqueuedAt));
       return Promise.resolve(this.reject('concurrency-limit', enqueuedAt));
     }
-    const hand = dealHand(request.flowHash, this.queues.length, queuing.handSize);
-    const queue = hand.map((i) => this.queues[i] as Queue).reduce((best, q) => (load(q) < load(best) ? q : best));
-    if (nobodyWaits && this.executingSeats + seats <= this.limit) return Promise.resolve(this.start(queue, seats, enqueuedAt));
-    if (queue.waiting.length >= queuing.queueLengthLimit) return Promise.resolve(this.reject('queue-full', enqueuedAt));
+    const queue = this.chooseQueue(request.flowHash, queuing.handSize);
+    if (this.executingSeats >= this.limit && queue.waiting.length >= queuing.queueLengthLimit) return Promise.resolve(this.reject('queue-full', enqueuedAt));
     return new Promise((resolve) => {
       const onAbort = (): void => this.drop(waiter, 'cancelled');
       const waiter: Waiter = {
         seats,
         enqueuedAt,
+        arrivalR: this.currentR,
         settle: resolve,
         done: () => {
           clearTimeout(timer);
           request.signal?.removeEventListener('abort', onAbort);
         },
       };
-      // A queue that was empty starts at the current virtual time: an idle flow banks no credit.
-      if (queue.waiting.length === 0) queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow);
+      // A queue that was idle starts at the current virtual time: an idle flow banks no credit.
+      if (!isActive(queue)) queue.nextDispatchR = this.currentR;
       queue.waiting.push(waiter);
       // Read by waiter.done, which runs only once this is set.
       const timer = setTimeout(() => this.drop(waiter, 'time-out'), request.waitLimitMs);
       request.signal?.addEventListener('abort', onAbort, { once: true });
       this.dispatch();
+      boundNextDispatch(queue);
     });
+  }
+
+  /** Of the flow's hand, the queue with the least work waiting; the scan starts at a rotating offset. */
+  private chooseQueue(flowHash: bigint, handSize: number): Queue {
+    const hand = dealHand(flowHash, this.queues.length, handSize);
+    const offset = this.enqueues++ % hand.length;
+    let best: Queue | undefined;
+    for (let i = 0; i < hand.length; i++) {
+      const q = this.queues[hand[(offset + i) % hand.length] as number] as Queue;
+      if (best === undefined || waitingSeats(q) < waitingSeats(best)) best = q;
+    }
+    return best as Queue;
   }
 
   /** Removes a waiter that timed out or whose client left. */
   private drop(waiter: Waiter, reason: 'time-out' | 'cancelled'): void {
+    this.syncTime();
     for (const q of this.queues) {
       const at = q.waiting.indexOf(waiter);
       if (at < 0) continue;
       q.waiting.splice(at, 1);
+      boundNextDispatch(q);
       waiter.done();
       waiter.settle(this.reject(reason, waiter.enqueuedAt));
       this.dispatch();
@@ -148,17 +209,32 @@ export class QueueSet {
 
   /** Dispatches waiting requests in fair order while the next one's seats are free. */
   private dispatch(): void {
-    for (;;) {
+    while (this.executingSeats < this.limit) {
       let next: Queue | undefined;
-      for (const q of this.queues) if (q.waiting.length > 0 && (next === undefined || q.virtualStart < next.virtualStart)) next = q;
+      let nextIndex = this.robinIndex;
+      let earliestFinish = Infinity;
+      // Round robin from the queue after the last one dispatched: ties go to the others.
+      for (let i = 1; i <= this.queues.length; i++) {
+        const index = (this.robinIndex + i) % this.queues.length;
+        const q = this.queues[index] as Queue;
+        const head = q.waiting[0];
+        if (head === undefined) continue;
+        const finish = q.nextDispatchR + workOf(head.seats);
+        if (finish < earliestFinish) {
+          earliestFinish = finish;
+          next = q;
+          nextIndex = index;
+        }
+      }
       const head = next?.waiting[0];
       if (next === undefined || head === undefined) return;
       // A limit lowered since it queued: the request takes what seats there are.
       const seats = Math.min(head.seats, this.limit);
       if (this.executingSeats + seats > this.limit) return;
       next.waiting.shift();
-      this.virtualNow = Math.max(this.virtualNow, next.virtualStart);
-      next.virtualStart += seats;
+      this.robinIndex = nextIndex;
+      next.nextDispatchR += workOf(seats);
+      boundNextDispatch(next);
       head.done();
       head.settle(this.start(next, seats, head.enqueuedAt));
     }
@@ -170,17 +246,25 @@ export class QueueSet {
     this.executingSeats += seats;
     queue.executingRequests++;
     queue.executingSeats += seats;
+    const startedAt = this.clock.now();
     let released = false;
     return {
       outcome: 'dispatched',
-      waitedMs: this.clock.now() - enqueuedAt,
+      waitedMs: startedAt - enqueuedAt,
       release: () => {
         if (released) return;
         released = true;
+        this.syncTime();
         this.executingRequests--;
         this.executingSeats -= seats;
         queue.executingRequests--;
         queue.executingSeats -= seats;
+        if (queue !== this.direct) {
+          // Charged 3 ms at dispatch: now the work it really did.
+          const servedSeconds = (this.clock.now() - startedAt) / 1000;
+          queue.nextDispatchR += seats * (servedSeconds - estimatedServiceSeconds);
+          boundNextDispatch(queue);
+        }
         this.dispatch();
       },
     };
@@ -192,22 +276,24 @@ export class QueueSet {
   }
 
   stats(): QueueSetStats {
-    const waitingSeats = this.queues.reduce((sum, q) => sum + q.waiting.reduce((s, w) => s + w.seats, 0), 0);
+    this.syncTime();
     return {
       concurrencyLimit: this.config.concurrencyLimit,
       executingRequests: this.executingRequests,
       executingSeats: this.executingSeats,
       waitingRequests: this.queues.reduce((sum, q) => sum + q.waiting.length, 0),
-      waitingSeats,
+      waitingSeats: this.queues.reduce((sum, q) => sum + waitingSeats(q), 0),
       activeQueues: this.queues.filter((q) => q.waiting.length > 0).length,
       dispatched: this.dispatched,
       rejected: { ...this.rejected },
-      queues: this.queues.map((q) => ({ index: q.index, waitingRequests: q.waiting.length, executingRequests: q.executingRequests, executingSeats: q.executingSeats, virtualStart: q.virtualStart })),
+      currentR: this.currentR,
+      queues: this.queues.map((q) => ({ index: q.index, waitingRequests: q.waiting.length, executingRequests: q.executingRequests, executingSeats: q.executingSeats, nextDispatchR: q.nextDispatchR })),
     };
   }
 }
 
-/** How loaded a queue is, for the shuffle-sharding choice: seats waiting in it and running from it. */
-function load(q: Queue): number {
-  return q.waiting.reduce((s, w) => s + w.seats, 0) + q.executingSeats;
+/** kube's anti-windup: a queue's next dispatch is never due before its oldest request arrived. */
+function boundNextDispatch(q: Queue): void {
+  const head = q.waiting[0];
+  if (head !== undefined && q.nextDispatchR < head.arrivalR) q.nextDispatchR = head.arrivalR;
 }

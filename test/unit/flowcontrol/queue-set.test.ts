@@ -56,6 +56,48 @@ describe('queue set', () => {
     assert.ok(releases <= 10, `dispatched after ${releases} releases`);
   });
 
+  it('shares seats by the seat-seconds flows really use: a flow of long wide requests does not hold back one of short narrow ones', async () => {
+    // 20 seats; the flood's requests take 10 seats for 2 s, the quiet flow's 1 seat for 10 ms.
+    const set = new QueueSet({ concurrencyLimit: 20, queuing }, clock);
+    const longRunning: { admitted: Admitted; until: number }[] = [];
+    const quietWaits: number[] = [];
+    let quietRunning: { admitted: Admitted; until: number } | undefined;
+    const steps = 6_000;
+    for (let step = 0; step < steps; step++) {
+      clock.t += 10;
+      // The flood keeps 10 requests asked for; the quiet flow one at a time.
+      for (let asked = 0; longRunning.length + set.stats().waitingRequests < 12 && asked < 12; asked++) {
+        void set.admit({ flowHash: flood, seats: 10, waitLimitMs: 600_000 }).then((o) => o.outcome === 'dispatched' && longRunning.push({ admitted: o, until: clock.t + 2_000 }));
+        await settled();
+      }
+      if (quietRunning === undefined) {
+        const asked = clock.t;
+        void set.admit({ flowHash: quiet, seats: 1, waitLimitMs: 600_000 }).then((o) => {
+          if (o.outcome !== 'dispatched') return;
+          // The steady state: after the flood's first round through its queues.
+          if (step >= steps / 2) quietWaits.push(clock.t - asked);
+          quietRunning = { admitted: o, until: clock.t + 10 };
+        });
+        await settled();
+      }
+      if (quietRunning !== undefined && quietRunning.until <= clock.t) {
+        const done = quietRunning;
+        quietRunning = undefined;
+        done.admitted.release();
+      }
+      for (const r of longRunning.filter((r) => r.until <= clock.t)) {
+        longRunning.splice(longRunning.indexOf(r), 1);
+        r.admitted.release();
+      }
+      await settled();
+    }
+    const sorted = [...quietWaits].sort((a, b) => a - b);
+    const p90 = sorted[Math.floor(sorted.length * 0.9)] ?? Infinity;
+    // A wide request ends every 1 s on average: the quiet flow waits for at most the next one, and mostly not at all.
+    assert.ok(quietWaits.length > 100, `the quiet flow ran ${quietWaits.length} requests`);
+    assert.ok(p90 <= 1_000, `quiet flow waits p90 ${p90} ms`);
+  });
+
   it('refuses with queue-full past the queue length limit', async () => {
     const set = new QueueSet({ concurrencyLimit: 1, queuing: { queues: 1, handSize: 1, queueLengthLimit: 2 } }, clock);
     await set.admit({ flowHash: flood, seats: 1, waitLimitMs: 1000 });
