@@ -7,7 +7,7 @@
 // Known fields with the wrong wire type, truncated or malformed bytes are a 400.
 import { StatusError, badRequest, internalError } from '../../registry/errors/status-error.ts';
 import type protobuf from 'protobufjs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { fairTurn } from '../../registry/generic/fair-turns.ts';
 import { envelopeAround, readEnvelope, writeEnvelope } from './envelope.ts';
 import { messageTypeOf } from './kinds.ts';
 import { embeddedEnvelopeDepthMax } from './limits.ts';
@@ -62,7 +62,7 @@ export async function encodeProtobufListPieces(head: KubeObject, pages: AsyncIte
   const parts = [encode(head)];
   for await (const items of pages) {
     parts.push(encode({ items }));
-    await nextTurn();
+    await fairTurn();
   }
   const { head: opening, tail } = envelopeAround(apiVersion, kind, parts.reduce((sum, part) => sum + part.length, 0));
   return [opening, ...parts, tail];

@@ -3,6 +3,7 @@
 // the first page now, each later page only when the consumer asks for it. Whoever consumes the
 // pages holds one of them, whatever the collection's size: a LIST written out item by item, or the
 // initial events of a watch.
+import { fairTurn } from './fair-turns.ts';
 import type { KObject } from '../schema/declaration.ts';
 import type { ListQuery } from './list.ts';
 import type { GenericStore, ListObject } from './store.ts';
@@ -49,6 +50,8 @@ export async function readListPages(store: GenericStore, namespace: string | und
       const token = page.token;
       if (token === '') return;
       page = { items: [], token: '' };
+      // Each later page in a turn of its own, shared fairly with every other LIST's pages.
+      await fairTurn();
       const next = await store.list(namespace, { ...selectors, continue: token, limit: pageItems, countRemaining: false });
       page = { items: next.items, token: next.metadata.continue ?? '' };
     }

@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { fairTurn } from './fair-turns.ts';
 import { StorageError, type KeyValue, type Revision, type Storage } from '../../storage/storage.ts';
 import { gone } from '../errors/status-error.ts';
 import type { KObject, ResourceDeclaration } from '../schema/declaration.ts';
@@ -96,7 +96,7 @@ async function readPages(
     const countRemaining = limit > 0 && matches.empty && bounds.countRemaining;
     // Pages after the first read at the first page's revision, which this replica already holds.
     const consistency = readRevision === undefined ? start.consistency : 'local';
-    if (readRevision !== undefined) await nextTurn();
+    if (readRevision !== undefined) await fairTurn();
     const page = await storage.list({ prefix, consistency, ...(readRevision === undefined ? {} : { revision: readRevision }), ...(startKey ? { startKey } : {}), limit: want, countRemaining });
     readRevision = page.revision;
     for (const [i, kv] of page.items.entries()) {
