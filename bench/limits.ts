@@ -64,6 +64,7 @@ const phaseBudgets = {
   'orch creates with one validating webhook against none': { full: 45_000, quick: 30_000 },
   'orch creates audited at Metadata against unaudited ones': { full: 45_000, quick: 30_000 },
   'orch creates of a custom kind with three CEL rules against ConfigMaps': { full: 45_000, quick: 30_000 },
+  'orch creates while another client floods LISTs': { full: 60_000, quick: 40_000 },
   'orch watch fan-out': { full: 90_000, quick: 60_000 },
   'orch failover': { full: 420_000, quick: 90_000 },
   'orch scale curve': { full: 300_000, quick: 120_000 },

@@ -28,6 +28,8 @@ const namespace = 'bench-rbac';
 export interface ServiceAccountPlace {
   readonly namespace: string;
   readonly serviceAccount: string;
+  /** What its Role lets it do with ConfigMaps in its namespace (default create). */
+  readonly configMapVerbs?: readonly string[];
 }
 
 /** The RBAC benchmark's service account (the c=64 service-account point uses it too). */
@@ -43,7 +45,7 @@ async function serviceAccountToken(admin: OrchClient, where: ServiceAccountPlace
   await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: serviceAccount } }, ok);
   await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`, {
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'configmap-writer' },
-    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }],
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: where.configMapVerbs ?? ['create'] }],
   }, ok);
   await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, {
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'configmap-writer' },
@@ -76,11 +78,16 @@ async function awaitGrant(clients: readonly OrchClient[], deadlineMs: number, na
  * every replica lets it create; the caller closes them. Closes them itself when the grant never comes.
  */
 export async function serviceAccountClients(target: OrchTarget, options: { readonly connections: number; readonly timeoutMs: number }, where: ServiceAccountPlace = benchServiceAccount): Promise<OrchClient[]> {
+  return (await serviceAccountSession(target, options, where)).clients;
+}
+
+/** serviceAccountClients, with the token they send (for a client in another process). */
+export async function serviceAccountSession(target: OrchTarget, options: { readonly connections: number; readonly timeoutMs: number }, where: ServiceAccountPlace): Promise<{ readonly clients: OrchClient[]; readonly token: string }> {
   const token = await serviceAccountToken(pickClient(target, 0), where);
   const clients = target.cluster.replicas.map((r) => new OrchClient(r.apiUrl, target.cluster.caPem, token, options));
   try {
     await awaitGrant(clients, performance.now() + 30_000, where.namespace);
-    return clients;
+    return { clients, token };
   } catch (error) {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     throw error;

@@ -19,6 +19,7 @@ import { rbacNotes, rbacRows, runRbacBench } from './rbac-bench.ts';
 import { runWebhookBench, webhookNotes, webhookRows } from './webhook-bench.ts';
 import { auditNotes, auditReplicaArgs, auditRows, runAuditBench } from './audit-bench.ts';
 import { crdNotes, crdRows, runCrdBench } from './crd-bench.ts';
+import { floodNotes, floodRows, runFloodBench } from './flood-bench.ts';
 import { runScaleBench, scaleNotes, scaleRows } from './scale-bench.ts';
 import { runServiceAccountPoint, serviceAccountRows } from './api-service-account-bench.ts';
 import { acceptance, apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
@@ -203,7 +204,7 @@ await phase('orch store (3 processes)', async () => {
 /** The phases that run against the 3 replicas below (the replicas start only when one of them is selected). */
 const orchPhases: readonly PhaseName[] = ['orch store points through the API', 'orch API creates c=64 as a service account', 'orch API level', 'orch Protobuf against JSON', 'orch RBAC-authorized creates against the admin\'s',
   'orch creates with one validating webhook against none', 'orch creates audited at Metadata against unaudited ones',
-  'orch creates of a custom kind with three CEL rules against ConfigMaps', 'orch watch fan-out', 'orch failover'];
+  'orch creates of a custom kind with three CEL rules against ConfigMaps', 'orch creates while another client floods LISTs', 'orch watch fan-out', 'orch failover'];
 let orch: OrchTarget | null = null;
 if (orchPhases.some((name) => phaseSelected(limits, name))) await phase('orch start', async (budget) => {
   // Audited only in the audit benchmark's namespace (bench/audit-bench.ts): every other request is checked against the policy and left out.
@@ -263,6 +264,16 @@ if (target !== null) {
     raw['crd'] = result;
     tailRows.push(...crdRows(result, limits.apiConcurrency));
     warnings.push(...crdNotes(result));
+  });
+  await phase('orch creates while another client floods LISTs', async (budget) => {
+    const floodConcurrency = 200;
+    const result = await runFloodBench(target, {
+      creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, floodConcurrency, listedObjects: limits.quick ? 500 : 2_000,
+      phaseMsMax: budget.ms / 5, requestTimeoutMs: limits.requestTimeoutMs,
+    });
+    raw['flood'] = result;
+    tailRows.push(...floodRows(result, limits.apiConcurrency, floodConcurrency));
+    warnings.push(...floodNotes(result));
   });
   await phase('orch watch fan-out', async () => {
     const result = await runWatchBench(target, { watchers: limits.watchers, writes: limits.watchWrites, connectMsMax: 30_000, settleMs: 10_000, dataDir: baseDir });

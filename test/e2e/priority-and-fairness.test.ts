@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Agent, request } from 'undici';
 import { startClusterFixture, type ClusterFixture } from '../support/cluster-fixture.ts';
-import { forkEntryPoint } from '../support/fork-entry-point.ts';
 import { kubectlOn, succeeded } from '../support/kubectl-runner.ts';
-import type { FloodCounts } from '../support/list-flooder.ts';
+import { startListFlooder } from '../../bench/start-list-flooder.ts';
 
 const adminToken = 'admin-token-0123456789-0123456789-abcdef';
 const floodToken = 'flooder-token-0123456789-abcdef';
@@ -101,16 +100,11 @@ test('a flooding user is queued and refused with 429 in its level while another 
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(pid))), 200);
   const until = performance.now() + floodMs;
   // The flood comes from a process of its own: its load must not slow this one's measurements.
-  const caFile = join(dir, 'ca.crt');
-  writeFileSync(caFile, ca);
-  const flooder = forkEntryPoint('test/support/list-flooder.ts', [`${replica.apiUrl}/api/v1/namespaces/flood/configmaps`, floodToken, caFile, String(floodConnections), String(floodMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const flooder = startListFlooder({ urls: [`${replica.apiUrl}/api/v1/namespaces/flood/configmaps`], token: floodToken, caPem: ca, connections: floodConnections, ms: floodMs });
   t.after(() => {
-    if (flooder.exitCode === null) flooder.kill('SIGKILL');
+    if (flooder.child.exitCode === null) flooder.child.kill('SIGKILL');
   });
-  const flooded = new Promise<FloodCounts>((resolve, reject) => {
-    flooder.once('message', (m) => resolve(m as FloodCounts));
-    flooder.once('exit', (code) => reject(new Error(`the flooder exited (${String(code)}) without its counts`)));
-  });
+  const flooded = flooder.counts;
   const loaded: number[] = [];
   const loadedStatuses: number[] = [];
   const health: number[] = [];
