@@ -127,6 +127,34 @@ test('followers that both forget a dead leader elect the next within an election
   assert.equal(next.term, 2);
 });
 
+test('followers that forget a dead leader campaign in id order: the first leads after one tick, unopposed', () => {
+  const net = deadLeader();
+  net.node('b').forgetLeader();
+  net.node('c').forgetLeader();
+  tickFollowers(net, 1);
+  assert.equal(net.node('b').status().role, 'leader');
+  // c never campaigned: it granted b's pre-vote and vote while waiting its turn.
+  assert.deepEqual([net.node('b').status().term, net.node('c').status().term], [2, 2]);
+  assert.equal(net.node('c').status().lead, 'b');
+});
+
+test('a follower behind in the log is passed over: the next in id order leads in its turn', () => {
+  const net = new Net(['a', 'b', 'c'], { preVote: true, checkQuorum: true });
+  net.elect('a');
+  net.cutLink('a', 'b');
+  net.node('a').propose(enc('only a and c have this'));
+  net.settle();
+  net.isolate('a');
+  net.node('b').forgetLeader();
+  net.node('c').forgetLeader();
+  tickFollowers(net, 1);
+  // b ran first and c refused it on its log; c runs a quarter of an election timeout later.
+  assert.notEqual(net.node('b').status().role, 'leader');
+  tickFollowers(net, 3);
+  assert.equal(net.node('c').status().role, 'leader');
+  assert.equal(net.node('b').status().lead, 'c');
+});
+
 test('followers that do not forget a dead leader elect nobody within an election timeout', () => {
   const net = deadLeader();
   tickFollowers(net, 9);
