@@ -815,8 +815,8 @@ export class RaftNode extends EventEmitter {
       onMembershipRequest: (request) => answerMembershipRequest(this, request),
       onPeerGone: (peer) => {
         // The leader's connection closed, as a killed process's does at once: forgotten, it is
-        // replaced within one randomized interval instead of a whole election timeout, once the
-        // other followers have seen it go too (RawNode.forgetLeader).
+        // replaced within a tick or a few instead of a whole election timeout, once the other
+        // followers have seen it go too (RawNode.forgetLeader).
         if (this.stopped || peer !== this.lead || this.role !== 'follower') return;
         this.raw.forgetLeader();
         this.schedule();

@@ -40,8 +40,8 @@ export class RawNode {
 
   /**
    * Tells a follower that its leader is gone (its connection closed): it forgets the leader, grants
-   * pre-votes at once and campaigns within one randomized interval. Leaders and candidates ignore
-   * it. When a quorum of followers forget a dead leader they elect the next one without waiting
+   * pre-votes at once and campaigns in its turn among the other voters (forgetCampaignDelayTicks:
+   * the first in id order at the next tick). Leaders and candidates ignore it. When a quorum of followers forget a dead leader they elect the next one without waiting
    * out an election timeout.
    */
   forgetLeader(): void {
