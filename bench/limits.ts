@@ -61,6 +61,7 @@ const phaseBudgets = {
   'orch API level': { full: 240_000, quick: 60_000 },
   'orch Protobuf against JSON': { full: 150_000, quick: 60_000 },
   'orch RBAC-authorized creates against the admin\'s': { full: 45_000, quick: 30_000 },
+  'orch creates queued by flow control against exempt ones': { full: 45_000, quick: 30_000 },
   'orch creates with one validating webhook against none': { full: 45_000, quick: 30_000 },
   'orch creates audited at Metadata against unaudited ones': { full: 45_000, quick: 30_000 },
   'orch creates of a custom kind with three CEL rules against ConfigMaps': { full: 45_000, quick: 30_000 },

@@ -17,6 +17,11 @@ export class OrchClient {
 
   /** Sends a request and returns the parsed JSON body; throws unless the status is one of `expect`. */
   async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, expect: readonly number[] = [200, 201]): Promise<unknown> {
+    return (await this.request(method, path, body, expect)).body;
+  }
+
+  /** call, with the response's headers. */
+  async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, expect: readonly number[] = [200, 201]): Promise<{ body: unknown; headers: Record<string, string | string[] | undefined> }> {
     const res = await this.pool.request({
       method,
       path,
@@ -25,7 +30,7 @@ export class OrchClient {
     });
     const text = await res.body.text();
     if (!expect.includes(res.statusCode)) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
-    return text === '' ? undefined : JSON.parse(text) as unknown;
+    return { body: text === '' ? undefined : JSON.parse(text) as unknown, headers: res.headers };
   }
 
   /** The text of /metrics (Prometheus format). */

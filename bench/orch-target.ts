@@ -14,6 +14,9 @@ export interface OrchTarget {
   stop(): Promise<void>;
 }
 
+/** BENCH_ORCH_ARGS: flags added to every replica's command line, for an A/B of a flag (e.g. --enable-priority-and-fairness=false). */
+export const extraOrchArgs: readonly string[] = (process.env['BENCH_ORCH_ARGS'] ?? '').split(' ').filter(Boolean);
+
 /** Starts 3 replicas under `dataDir`; every replica is SIGKILLed on stop and at process exit. */
 export async function startOrch(options: { dataDir: string; replicas: number; readyTimeoutMs: number; connections: number; timeoutMs: number; replicaArgs?: (name: string) => readonly string[] }): Promise<OrchTarget> {
   const ports = await freePorts(options.replicas * 2);
@@ -27,7 +30,7 @@ export async function startOrch(options: { dataDir: string; replicas: number; re
     kubeconfigPath: join(options.dataDir, 'kubeconfig'),
     output: process.env['BENCH_REPLICA_OUTPUT'] === '1' ? 'prefixed' : 'ignore',
     readyTimeoutMs: options.readyTimeoutMs,
-    ...(options.replicaArgs ? { replicaArgs: options.replicaArgs } : {}),
+    replicaArgs: (name) => [...(options.replicaArgs?.(name) ?? []), ...extraOrchArgs],
   });
   const removeCleanup = onCleanup(() => cluster.replicas.forEach((r) => killPid(r.process?.pid)));
   removeStartingCleanup();

@@ -48,7 +48,7 @@ async function serviceAccountToken(admin: OrchClient, where: ServiceAccountPlace
     rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: where.configMapVerbs ?? ['create'] }],
   }, ok);
   await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'configmap-writer' },
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: `configmap-writer-${serviceAccount}` },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'configmap-writer' },
     subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace }],
   }, ok);

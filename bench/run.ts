@@ -13,13 +13,14 @@ import { startEtcdCluster } from './etcd-cluster.ts';
 import { runFailover } from './failover.ts';
 import { benchLimits, phaseBudgetMs, phaseSelected, type PhaseBudget, type PhaseName } from './limits.ts';
 import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
-import { startOrch, type OrchTarget } from './orch-target.ts';
+import { extraOrchArgs, startOrch, type OrchTarget } from './orch-target.ts';
 import { protobufBenchOptions, protobufNotes, protobufRows, runProtobufBench } from './protobuf-bench.ts';
 import { rbacNotes, rbacRows, runRbacBench } from './rbac-bench.ts';
 import { runWebhookBench, webhookNotes, webhookRows } from './webhook-bench.ts';
 import { auditNotes, auditReplicaArgs, auditRows, runAuditBench } from './audit-bench.ts';
 import { crdNotes, crdRows, runCrdBench } from './crd-bench.ts';
 import { floodNotes, floodRows, runFloodBench } from './flood-bench.ts';
+import { flowControlNotes, flowControlRows, runFlowControlBench } from './flow-control-bench.ts';
 import { runScaleBench, scaleNotes, scaleRows } from './scale-bench.ts';
 import { runServiceAccountPoint, serviceAccountRows } from './api-service-account-bench.ts';
 import { acceptance, apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
@@ -128,6 +129,7 @@ function finish(reason: string): never {
   const header = [
     `orch benchmark (${limits.quick ? 'BENCH_QUICK smoke' : 'full'}) ${startedAt.toISOString()}; ${reason}`,
     `machine: ${cpus().length} cpus, load average ${load}; ${etcdVersion()}; node ${process.version}`,
+    ...(extraOrchArgs.length > 0 ? [`orch replicas' extra flags (BENCH_ORCH_ARGS): ${extraOrchArgs.join(' ')}`] : []),
     'store: orch = its replicated store (Raft over gRPC+mTLS, SQLite, fsync), 3 processes, each behind a thin HTTP/1.1 shim of',
     '  etcd\'s v3 JSON gateway (put, range); etcd = 3 members (peer mTLS, as kubeadm runs them) through that gateway. Same client,',
     '  same HTTP+JSON cost on both sides.',
@@ -203,6 +205,7 @@ await phase('orch store (3 processes)', async () => {
 
 /** The phases that run against the 3 replicas below (the replicas start only when one of them is selected). */
 const orchPhases: readonly PhaseName[] = ['orch store points through the API', 'orch API creates c=64 as a service account', 'orch API level', 'orch Protobuf against JSON', 'orch RBAC-authorized creates against the admin\'s',
+  'orch creates queued by flow control against exempt ones',
   'orch creates with one validating webhook against none', 'orch creates audited at Metadata against unaudited ones',
   'orch creates of a custom kind with three CEL rules against ConfigMaps', 'orch creates while another client floods LISTs', 'orch watch fan-out', 'orch failover'];
 let orch: OrchTarget | null = null;
@@ -246,6 +249,15 @@ if (target !== null) {
     raw['rbac'] = result;
     tailRows.push(...rbacRows(result, limits.apiConcurrency));
     warnings.push(...rbacNotes(result));
+  });
+  await phase('orch creates queued by flow control against exempt ones', async (budget) => {
+    const result = await runFlowControlBench(target, {
+      creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: budget.ms / 6,
+      connections: Math.max(...limits.concurrencies), requestTimeoutMs: limits.requestTimeoutMs,
+    });
+    raw['flowControl'] = result;
+    tailRows.push(...flowControlRows(result, limits.apiConcurrency));
+    warnings.push(...flowControlNotes(result));
   });
   await phase('orch creates with one validating webhook against none', async (budget) => {
     const result = await runWebhookBench(target, { creates: limits.quick ? 200 : 2_000, concurrency: limits.apiConcurrency, phaseMsMax: budget.ms / 6 });

@@ -6,7 +6,7 @@
 // lets its requests finish on the queue set they hold.
 import type { Configuration } from './configuration.ts';
 import type { FlowControlMetrics } from './metrics.ts';
-import { QueueSet } from './queue-set.ts';
+import { QueueSet, type Admitted, type Rejected } from './queue-set.ts';
 import { flowHash } from './shuffle-shard.ts';
 import type { Classification, PriorityLevel, RequestDigest } from './types.ts';
 
@@ -43,9 +43,13 @@ export interface LevelReport {
 }
 
 /** A replica's flow control: classification and admission. */
+/** How many flows' hashes a replica remembers (SHA-256 once per flow, not per request). */
+const flowHashCacheLimit = 4096;
+
 export class FlowControl {
   private configuration: Configuration;
   private readonly levels = new Map<string, LevelState>();
+  private readonly flowHashes = new Map<string, bigint>();
 
   constructor(
     configuration: Configuration,
@@ -103,16 +107,33 @@ export class FlowControl {
       metrics?.waitDuration.observe({ ...labels, execute: 'true' }, 0);
       return this.started(classification, state, seats, () => undefined);
     }
-    metrics?.inQueue.inc(labels);
+    const request = { flowHash: this.flowHashOf(classification), seats, waitLimitMs: this.options.requestWaitLimitMs, ...(signal ? { signal } : {}) };
     const started = performance.now();
-    const outcome = await state.queues.admit({ flowHash: flowHash(classification.flowSchema.name, classification.flowDistinguisher), seats, waitLimitMs: this.options.requestWaitLimitMs, ...(signal ? { signal } : {}) });
-    metrics?.inQueue.dec(labels);
+    // Most requests find their seats free and nothing waiting: decided at once, never in a queue.
+    let outcome: Admitted | Rejected | null = state.queues.tryAdmit(request);
+    if (outcome === null) {
+      metrics?.inQueue.inc(labels);
+      outcome = await state.queues.admit(request);
+      metrics?.inQueue.dec(labels);
+    }
     metrics?.waitDuration.observe({ ...labels, execute: String(outcome.outcome === 'dispatched') }, (performance.now() - started) / 1000);
     if (outcome.outcome === 'rejected') {
       metrics?.rejected.inc({ ...labels, reason: outcome.reason });
       return { outcome: 'rejected', classification, reason: outcome.reason };
     }
-    return this.started(classification, state, seats, () => outcome.release());
+    const admitted = outcome;
+    return this.started(classification, state, seats, () => admitted.release());
+  }
+
+  private flowHashOf(classification: Classification): bigint {
+    const key = `${classification.flowSchema.name}\u0000${classification.flowDistinguisher}`;
+    let hash = this.flowHashes.get(key);
+    if (hash === undefined) {
+      if (this.flowHashes.size >= flowHashCacheLimit) this.flowHashes.clear();
+      hash = flowHash(classification.flowSchema.name, classification.flowDistinguisher);
+      this.flowHashes.set(key, hash);
+    }
+    return hash;
   }
 
   private started(classification: Classification, state: LevelState | undefined, seats: number, free: () => void): Dispatched {

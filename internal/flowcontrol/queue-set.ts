@@ -30,6 +30,15 @@ export interface Admitted {
   release(): void;
 }
 
+/** What a queue set is asked to admit. */
+export interface QueueSetRequest {
+  /** The flow's hash (shuffle-shard.ts flowHash): which queues it may use. */
+  readonly flowHash: bigint;
+  readonly seats: number;
+  readonly signal?: AbortSignal;
+  readonly waitLimitMs: number;
+}
+
 export interface Rejected {
   readonly outcome: 'rejected';
   readonly reason: 'queue-full' | 'concurrency-limit' | 'time-out' | 'cancelled';
@@ -49,6 +58,10 @@ interface Waiter {
 interface Queue {
   readonly index: number;
   readonly waiting: Waiter[];
+  /** The seats its waiting requests want. */
+  waitingSeats: number;
+  /** Whether it is one of the set's queues now (a new queue count replaces them; running requests release on the old). */
+  live: boolean;
   executingRequests: number;
   executingSeats: number;
   /** The R at which this queue's next request is due to start (kube's nextDispatchR), in seat-seconds. */
@@ -69,17 +82,16 @@ export interface QueueSetStats {
   readonly queues: readonly { readonly index: number; readonly waitingRequests: number; readonly executingRequests: number; readonly executingSeats: number; readonly nextDispatchR: number }[];
 }
 
-function makeQueues(count: number): Queue[] {
-  return Array.from({ length: count }, (_, index) => ({ index, waiting: [], executingRequests: 0, executingSeats: 0, nextDispatchR: 0 }));
-}
-
-function waitingSeats(q: Queue): number {
-  return q.waiting.reduce((sum, w) => sum + w.seats, 0);
+function makeQueues(count: number, live: boolean): Queue[] {
+  return Array.from({ length: count }, (_, index) => ({ index, waiting: [], waitingSeats: 0, live, executingRequests: 0, executingSeats: 0, nextDispatchR: 0 }));
 }
 
 function isActive(q: Queue): boolean {
   return q.waiting.length > 0 || q.executingRequests > 0;
 }
+
+/** How many hands a set remembers (a flow's hand is dealt once, not per request). */
+const handCacheLimit = 4096;
 
 /** A request's estimated work, in seat-seconds. */
 function workOf(seats: number): number {
@@ -90,9 +102,17 @@ export class QueueSet {
   private config: QueueSetConfig;
   private queues: Queue[];
   /** The queue unqueued requests (no queuing) are counted on. */
-  private readonly direct: Queue = makeQueues(1)[0] as Queue;
+  private readonly direct: Queue = makeQueues(1, false)[0] as Queue;
   private executingRequests = 0;
   private executingSeats = 0;
+  // Totals over the live queues, kept as they change so that every request costs O(1) and not a
+  // scan of the level's queues (64 to 128 of them in the suggested levels).
+  private waitingRequests = 0;
+  private waitingSeats = 0;
+  private liveExecutingSeats = 0;
+  private activeQueues = 0;
+  /** Hands dealt, by flow hash, for the current queue count and hand size. */
+  private readonly hands = new Map<bigint, number[]>();
   private currentR = 0;
   private lastRealMs: number;
   /** The queue dispatched from last: ties go to the queues after it. */
@@ -104,7 +124,7 @@ export class QueueSet {
 
   constructor(config: QueueSetConfig, private readonly clock: { now(): number } = performance) {
     this.config = config;
-    this.queues = makeQueues(config.queuing?.queues ?? 0);
+    this.queues = makeQueues(config.queuing?.queues ?? 0, true);
     this.lastRealMs = clock.now();
   }
 
@@ -117,11 +137,17 @@ export class QueueSet {
     const count = config.queuing?.queues ?? 0;
     if (count !== this.queues.length) {
       const waiting = this.queues.flatMap((q) => q.waiting.map((w) => ({ w, index: q.index })));
-      this.queues = makeQueues(Math.max(count, waiting.length > 0 ? 1 : 0));
+      for (const q of this.queues) q.live = false;
+      this.queues = makeQueues(Math.max(count, waiting.length > 0 ? 1 : 0), true);
+      this.waitingRequests = 0;
+      this.waitingSeats = 0;
+      this.liveExecutingSeats = 0;
+      this.activeQueues = 0;
       for (const q of this.queues) q.nextDispatchR = this.currentR;
-      for (const { w, index } of waiting) this.queues[index % this.queues.length]?.waiting.push(w);
+      for (const { w, index } of waiting) this.push(this.queues[index % this.queues.length] as Queue, w);
       this.robinIndex = -1;
     }
+    this.hands.clear();
     this.config = config;
     this.dispatch();
   }
@@ -135,28 +161,79 @@ export class QueueSet {
     const now = this.clock.now();
     const seconds = Math.max(0, now - this.lastRealMs) / 1000;
     this.lastRealMs = now;
-    let active = 0;
-    let seatsWanted = 0;
-    for (const q of this.queues) {
-      seatsWanted += q.executingSeats + waitingSeats(q);
-      if (isActive(q)) active++;
-    }
-    if (active > 0) this.currentR += (Math.min(seatsWanted, this.limit) / active) * seconds;
+    const seatsWanted = this.liveExecutingSeats + this.waitingSeats;
+    if (this.activeQueues > 0) this.currentR += (Math.min(seatsWanted, this.limit) / this.activeQueues) * seconds;
+  }
+
+  /** Applies `change` to a queue, keeping the count of active live queues. */
+  private changeQueue(q: Queue, change: () => void): void {
+    const wasActive = isActive(q);
+    change();
+    if (q.live) this.activeQueues += Number(isActive(q)) - Number(wasActive);
+  }
+
+  private push(q: Queue, w: Waiter): void {
+    this.changeQueue(q, () => {
+      q.waiting.push(w);
+      q.waitingSeats += w.seats;
+    });
+    this.waitingRequests++;
+    this.waitingSeats += w.seats;
+  }
+
+  /** Removes the waiter at `at` of `q`. */
+  private take(q: Queue, at: number): void {
+    let seats = 0;
+    this.changeQueue(q, () => {
+      seats = q.waiting.splice(at, 1)[0]?.seats ?? 0;
+      q.waitingSeats -= seats;
+    });
+    this.waitingRequests--;
+    this.waitingSeats -= seats;
   }
 
   /** Admits a request of `seats` (at most the limit) from the flow `flowHash`. */
-  admit(request: { readonly flowHash: bigint; readonly seats: number; readonly signal?: AbortSignal; readonly waitLimitMs: number }): Promise<Admitted | Rejected> {
+  admit(request: QueueSetRequest): Promise<Admitted | Rejected> {
+    const decided = this.tryAdmit(request);
+    return Promise.resolve(decided ?? this.enqueue(request));
+  }
+
+  /**
+   * Decides a request at once when it need not wait: dispatched (nothing waits and its seats are
+   * free), or refused (cancelled, or full on a level without queues). Null: it must queue (admit).
+   */
+  tryAdmit(request: QueueSetRequest): Admitted | Rejected | null {
     this.syncTime();
-    const seats = Math.min(Math.max(1, Math.ceil(request.seats)), this.limit);
-    const enqueuedAt = this.clock.now();
-    if (request.signal?.aborted) return Promise.resolve(this.reject('cancelled', enqueuedAt));
+    const seats = this.seatsOf(request);
+    const now = this.clock.now();
+    if (request.signal?.aborted) return this.reject('cancelled', now);
     const queuing = this.config.queuing;
     if (queuing === null || this.queues.length === 0) {
-      if (this.executingSeats + seats <= this.limit) return Promise.resolve(this.start(this.direct, seats, enqueuedAt));
-      return Promise.resolve(this.reject('concurrency-limit', enqueuedAt));
+      if (this.executingSeats + seats <= this.limit) return this.start(this.direct, seats, now);
+      return this.reject('concurrency-limit', now);
     }
+    if (this.waitingRequests > 0 || this.executingSeats + seats > this.limit) return null;
+    // Queued, it would be the only head and dispatched at once: do what that dispatch does,
+    // without the waiter's promise, timer and listener.
     const queue = this.chooseQueue(request.flowHash, queuing.handSize);
-    if (this.executingSeats >= this.limit && queue.waiting.length >= queuing.queueLengthLimit) return Promise.resolve(this.reject('queue-full', enqueuedAt));
+    if (!isActive(queue)) queue.nextDispatchR = this.currentR;
+    queue.nextDispatchR += workOf(seats);
+    this.robinIndex = queue.index;
+    return this.start(queue, seats, now);
+  }
+
+  private seatsOf(request: QueueSetRequest): number {
+    return Math.min(Math.max(1, Math.ceil(request.seats)), this.limit);
+  }
+
+  /** Queues a request tryAdmit could not decide: it waits its turn, its wait limit, or its client. */
+  private enqueue(request: QueueSetRequest): Promise<Admitted | Rejected> | Rejected {
+    const seats = this.seatsOf(request);
+    const enqueuedAt = this.clock.now();
+    const queuing = this.config.queuing;
+    if (queuing === null) throw new Error('assert: a level without queues decides at once');
+    const queue = this.chooseQueue(request.flowHash, queuing.handSize);
+    if (this.executingSeats >= this.limit && queue.waiting.length >= queuing.queueLengthLimit) return this.reject('queue-full', enqueuedAt);
     return new Promise((resolve) => {
       const onAbort = (): void => this.drop(waiter, 'cancelled');
       const waiter: Waiter = {
@@ -171,9 +248,11 @@ export class QueueSet {
       };
       // A queue that was idle starts at the current virtual time: an idle flow banks no credit.
       if (!isActive(queue)) queue.nextDispatchR = this.currentR;
-      queue.waiting.push(waiter);
-      // Read by waiter.done, which runs only once this is set.
+      this.push(queue, waiter);
+      // Read by waiter.done, which runs only once this is set. Unreferenced: a waiting request
+      // alone does not keep the process up (a server's sockets do).
       const timer = setTimeout(() => this.drop(waiter, 'time-out'), request.waitLimitMs);
+      timer.unref?.();
       request.signal?.addEventListener('abort', onAbort, { once: true });
       this.dispatch();
       boundNextDispatch(queue);
@@ -182,12 +261,17 @@ export class QueueSet {
 
   /** Of the flow's hand, the queue with the least work waiting; the scan starts at a rotating offset. */
   private chooseQueue(flowHash: bigint, handSize: number): Queue {
-    const hand = dealHand(flowHash, this.queues.length, handSize);
+    let hand = this.hands.get(flowHash);
+    if (hand === undefined) {
+      if (this.hands.size >= handCacheLimit) this.hands.clear();
+      hand = dealHand(flowHash, this.queues.length, handSize);
+      this.hands.set(flowHash, hand);
+    }
     const offset = this.enqueues++ % hand.length;
     let best: Queue | undefined;
     for (let i = 0; i < hand.length; i++) {
       const q = this.queues[hand[(offset + i) % hand.length] as number] as Queue;
-      if (best === undefined || waitingSeats(q) < waitingSeats(best)) best = q;
+      if (best === undefined || q.waitingSeats < best.waitingSeats) best = q;
     }
     return best as Queue;
   }
@@ -198,7 +282,7 @@ export class QueueSet {
     for (const q of this.queues) {
       const at = q.waiting.indexOf(waiter);
       if (at < 0) continue;
-      q.waiting.splice(at, 1);
+      this.take(q, at);
       boundNextDispatch(q);
       waiter.done();
       waiter.settle(this.reject(reason, waiter.enqueuedAt));
@@ -209,7 +293,7 @@ export class QueueSet {
 
   /** Dispatches waiting requests in fair order while the next one's seats are free. */
   private dispatch(): void {
-    while (this.executingSeats < this.limit) {
+    while (this.waitingRequests > 0 && this.executingSeats < this.limit) {
       let next: Queue | undefined;
       let nextIndex = this.robinIndex;
       let earliestFinish = Infinity;
@@ -231,7 +315,7 @@ export class QueueSet {
       // A limit lowered since it queued: the request takes what seats there are.
       const seats = Math.min(head.seats, this.limit);
       if (this.executingSeats + seats > this.limit) return;
-      next.waiting.shift();
+      this.take(next, 0);
       this.robinIndex = nextIndex;
       next.nextDispatchR += workOf(seats);
       boundNextDispatch(next);
@@ -244,8 +328,11 @@ export class QueueSet {
     this.dispatched++;
     this.executingRequests++;
     this.executingSeats += seats;
-    queue.executingRequests++;
-    queue.executingSeats += seats;
+    if (queue.live) this.liveExecutingSeats += seats;
+    this.changeQueue(queue, () => {
+      queue.executingRequests++;
+      queue.executingSeats += seats;
+    });
     const startedAt = this.clock.now();
     let released = false;
     return {
@@ -257,8 +344,11 @@ export class QueueSet {
         this.syncTime();
         this.executingRequests--;
         this.executingSeats -= seats;
-        queue.executingRequests--;
-        queue.executingSeats -= seats;
+        if (queue.live) this.liveExecutingSeats -= seats;
+        this.changeQueue(queue, () => {
+          queue.executingRequests--;
+          queue.executingSeats -= seats;
+        });
         if (queue !== this.direct) {
           // Charged 3 ms at dispatch: now the work it really did.
           const servedSeconds = (this.clock.now() - startedAt) / 1000;
@@ -281,8 +371,8 @@ export class QueueSet {
       concurrencyLimit: this.config.concurrencyLimit,
       executingRequests: this.executingRequests,
       executingSeats: this.executingSeats,
-      waitingRequests: this.queues.reduce((sum, q) => sum + q.waiting.length, 0),
-      waitingSeats: this.queues.reduce((sum, q) => sum + waitingSeats(q), 0),
+      waitingRequests: this.waitingRequests,
+      waitingSeats: this.waitingSeats,
       activeQueues: this.queues.filter((q) => q.waiting.length > 0).length,
       dispatched: this.dispatched,
       rejected: { ...this.rejected },
