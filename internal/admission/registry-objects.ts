@@ -5,6 +5,7 @@ import { hasStatus } from '../registry/errors/status-error.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import { storesByResource, type ResourceRegistry, type ServedResource } from '../registry/resource-registry.ts';
 import type { KObject } from '../registry/schema/declaration.ts';
+import type { NamespaceCache } from './namespace-cache.ts';
 import type { GroupResourceName, ObjectReader, ObjectWriter, ReadOptions } from './plugin.ts';
 
 /** The field manager of writes admission makes itself. */
@@ -17,12 +18,18 @@ export class RegistryObjects implements ObjectReader, ObjectWriter {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly stores: ReadonlyMap<ServedResource, GenericStore>,
+    /** The namespaces in memory, read before this replica's state (a miss reads the state). */
+    private readonly namespaces?: NamespaceCache,
   ) {
     this.byResource = storesByResource(registry, stores);
     this.generation = registry.generation;
   }
 
   async get(gr: GroupResourceName, namespace: string | undefined, name: string, options: ReadOptions = {}): Promise<KObject | undefined> {
+    if (options.consistent !== true && gr.group === '' && gr.resource === 'namespaces') {
+      const cached = this.namespaces?.get(name);
+      if (cached !== undefined) return cached;
+    }
     const store = this.storeOf(gr);
     if (store === undefined) return undefined;
     try {

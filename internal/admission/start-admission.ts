@@ -3,9 +3,10 @@
 import type { Registry } from 'prom-client';
 import type { Authorizer } from '../authz/authorizer.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
-import type { ResourceRegistry, ServedResource } from '../registry/resource-registry.ts';
+import { storesByResource, type ResourceRegistry, type ServedResource } from '../registry/resource-registry.ts';
 import { buildAdmissionChain } from './build-chain.ts';
 import type { AdmissionChain } from './chain.ts';
+import { NamespaceCache } from './namespace-cache.ts';
 import { pluginCatalogue } from './plugin-catalogue.ts';
 import type { AdmissionDeps } from './plugin.ts';
 import { RegistryObjects } from './registry-objects.ts';
@@ -31,7 +32,10 @@ export interface RunningAdmission {
 }
 
 export function startAdmission(options: AdmissionStartOptions): RunningAdmission {
-  const objects = new RegistryObjects(options.registry, options.stores);
+  const namespaceStore = storesByResource(options.registry, options.stores).get('/namespaces');
+  const namespaces = namespaceStore && new NamespaceCache(namespaceStore, (message, err) => options.log(`admission: ${message}`, err));
+  namespaces?.start();
+  const objects = new RegistryObjects(options.registry, options.stores, namespaces);
   const deps: AdmissionDeps = {
     apiDomain: options.registry.apiDomain, objects, writer: objects, authorizer: options.authorizer,
     log: (message, err) => options.log(`admission: ${message}`, err), clock: options.clock ?? Date.now,
@@ -42,7 +46,7 @@ export function startAdmission(options: AdmissionStartOptions): RunningAdmission
   return {
     chain,
     async stop() {
-      await watching.stop();
+      await Promise.all([watching.stop(), namespaces?.stop()]);
     },
   };
 }

@@ -173,6 +173,12 @@ async function withinDeadline(deps: HandlerDeps, work: Promise<void>, ms: number
   out.expire(new StatusError(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', {}));
 }
 
+/**
+ * The reason every request's signal is aborted with when its exchange closes: abort() without one
+ * makes a DOMException, stack trace included, for each request.
+ */
+const clientLeft = new Error('the client left or the response ended');
+
 /** Serves one HTTP request end to end: authentication, routing, handlers, errors, metrics. */
 export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: RawResponse): Promise<void> {
   const started = process.hrtime.bigint();
@@ -186,7 +192,7 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   const left = new AbortController();
   const closed = new Promise<void>((resolve) => {
     res.on('close', () => {
-      left.abort();
+      left.abort(clientLeft);
       resolve();
     });
     unsubscribe = deps.onShutdown(resolve);

@@ -13,6 +13,23 @@ export class FakeStorage implements Storage {
   private compacted = 0;
   private readonly history: HistoryEntry[] = [];
   private readonly listeners = new Set<(e: HistoryEntry) => void>();
+  /** Changes of keys `lagging` matches, held back from the open watches (see lagWatches). */
+  private lagging: ((key: string) => boolean) | null = null;
+  private readonly held: HistoryEntry[] = [];
+
+  /**
+   * Makes the open watches lag, as a replica's informers do that have not applied a change yet:
+   * changes of the keys `matches` selects reach them only at `catchUp`.
+   */
+  lagWatches(matches: (key: string) => boolean): { catchUp(): void } {
+    this.lagging = matches;
+    return {
+      catchUp: () => {
+        this.lagging = null;
+        for (const entry of this.held.splice(0)) for (const l of this.listeners) l(entry);
+      },
+    };
+  }
 
   private stateAt(rev: number): Map<string, KeyValue> {
     if (rev < this.compacted) throw new StorageError('Compacted', `revision ${rev} is compacted`);
@@ -42,7 +59,8 @@ export class FakeStorage implements Storage {
   private commit(key: string, kv: KeyValue | null, event: WatchEvent): void {
     const entry = { rev: this.rev, key, kv, event };
     this.history.push(entry);
-    for (const l of this.listeners) l(entry);
+    if (this.lagging?.(key) === true) this.held.push(entry);
+    else for (const l of this.listeners) l(entry);
   }
 
   async create(key: string, value: Uint8Array): Promise<KeyValue> {
