@@ -59,7 +59,7 @@ test('a node joining through a follower is sent to the leader, catches up from a
   });
   sm.node = node;
   joiner = { node, sm };
-  await Promise.race([node.joined(), new Promise((_, reject) => setTimeout(() => reject(new Error(`not joined: ${progress.join(' | ')}`)), 20_000))]);
+  await Promise.race([node.joined(), new Promise((_, reject) => setTimeout(() => reject(new Error(`not joined: ${progress.join(' | ')}`)), 20_000).unref())]);
   assert.ok(progress.some((p) => p.includes(`is not the leader: asking the leader ${leader.id}`)), progress.join(' | '));
   assert.ok(progress.some((p) => p.startsWith('added as a learner')), progress.join(' | '));
   assert.ok(sm.restores >= 1, 'caught up from a snapshot');

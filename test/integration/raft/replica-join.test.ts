@@ -39,7 +39,7 @@ test('a replica started with --join on an empty data directory is added, promote
     join: [`127.0.0.1:${peer1}`], initialClusterState: 'existing',
   });
   replicas.push(second);
-  await Promise.race([second.raft.joined(), new Promise((_, reject) => setTimeout(() => reject(new Error(`not joined:\n${lines.filter((l) => l.includes('raft join')).join('\n')}`)), 20_000))]);
+  await Promise.race([second.raft.joined(), new Promise((_, reject) => setTimeout(() => reject(new Error(`not joined:\n${lines.filter((l) => l.includes('raft join')).join('\n')}`)), 20_000).unref())]);
   assert.deepEqual(first.raft.members().map((m) => [m.id, m.role]), [['orch-1', 'voter'], ['orch-2', 'voter']]);
   assert.ok(lines.some((l) => l.includes('raft join: promoted to voter')));
 

@@ -12,6 +12,8 @@ import { openRaftStorage, type RaftStorage } from '../../../internal/storage/raf
 import { freePorts } from '../../support/free-ports.ts';
 
 const writes = 120;
+/** Floods sent at most, until the cap has refused a relay. */
+const maxRounds = 5;
 const valueBytes = 1024;
 
 test('writes relayed past the leader\'s cap on uncommitted bytes are retried, and none acknowledged is lost', async (t) => {
@@ -44,16 +46,23 @@ test('writes relayed past the leader\'s cap on uncommitted bytes are retried, an
   const follower = replicas.find((r) => !r.node.isLeader() && r.node.leaderId() !== null) ?? replicas.find((r) => !r.node.isLeader());
   assert.ok(follower);
   const value = new Uint8Array(valueBytes).fill(7);
-  const outcomes = await Promise.allSettled(Array.from({ length: writes }, (_, i) => follower.storage.create(`/flood/${i}`, value)));
-  const acknowledged = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
-  assert.equal(acknowledged.length, writes, `refused: ${outcomes.find((o) => o.status === 'rejected')?.reason}`);
-  const relayedAgain = follower.node.metrics().relayedProposals - writes;
-  assert.ok(relayedAgain > 0, 'the cap refused no relay: the test proves nothing');
+  // A follower that relays a whole flood in one batch finds the leader with nothing uncommitted,
+  // and the cap lets a batch through then (as etcd's): on a loaded machine a flood may meet no
+  // refusal. Flood again (new keys) until one was refused.
+  let sent = 0;
+  for (let round = 0; round < maxRounds && follower.node.metrics().relayedProposals === sent; round++) {
+    const first = sent;
+    const outcomes: PromiseSettledResult<unknown>[] = await Promise.allSettled(Array.from({ length: writes }, (_, i) => follower.storage.create(`/flood/${first + i}`, value)));
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    assert.equal(refused, undefined, `refused: ${refused?.status === 'rejected' ? String(refused.reason) : ''}`);
+    sent += writes;
+  }
+  assert.ok(follower.node.metrics().relayedProposals > sent, `the cap refused no relay in ${maxRounds} floods: the test proves nothing`);
   // Every replica applies every acknowledged write (the leader's and the other follower's apply may trail).
   const applyDeadline = Date.now() + 10_000;
   for (const r of replicas) {
-    while (r.storage.localRevision() < writes && Date.now() < applyDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(r.storage.localRevision(), writes, 'each write applied once, whatever times it was relayed');
-    for (const i of acknowledged) assert.notEqual(await r.storage.get(`/flood/${i}`, { consistency: 'local' }), null, `write ${i} missing`);
+    while (r.storage.localRevision() < sent && Date.now() < applyDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(r.storage.localRevision(), sent, 'each write applied once, whatever times it was relayed');
+    for (let i = 0; i < sent; i++) assert.notEqual(await r.storage.get(`/flood/${i}`, { consistency: 'local' }), null, `write ${i} missing`);
   }
 });
