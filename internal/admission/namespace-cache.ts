@@ -1,9 +1,10 @@
 // This replica's namespaces in memory, followed as kube's namespace informer is (list, then watch
 // from the list's revision): NamespaceLifecycle, the webhooks' namespace selectors and the
 // namespace plugins read the namespace of every namespaced write, and a read of this replica's
-// state would fetch and decode it from SQLite each time. The objects are frozen: every reader
-// shares them. A name missing here (not listed yet, or created a moment ago and its event not
-// delivered) is no answer: the reader asks the store, as before.
+// state would fetch and decode it from SQLite each time. The objects are frozen copies: every
+// reader shares them. A name missing here (not listed yet, created a moment ago and its event not
+// delivered, or anything while the watch is down) is no answer: the reader asks the store, as
+// before.
 import { KindsInformer, type KindChange, type KindList } from '../registry/generic/kinds-informer.ts';
 import type { GenericStore } from '../registry/generic/store.ts';
 import type { KObject } from '../registry/schema/declaration.ts';
@@ -37,8 +38,12 @@ export class NamespaceCache {
         changed: (_kind, event: KindChange) => {
           const object = event.object as KObject;
           if (event.type === 'DELETED') this.byName.delete(object.metadata.name ?? '');
-          else this.byName.set(object.metadata.name ?? '', deepFreeze(object));
+          // A copy: the event's object is shared with this replica's other watchers.
+          else this.byName.set(object.metadata.name ?? '', deepFreeze(structuredClone(object)));
         },
+        // Not followed until listed again (a snapshot installed, a watch dropped as too slow):
+        // nothing is answered from memory meanwhile, so a deleted or relabelled namespace is not.
+        ended: () => this.byName.clear(),
       },
     });
   }

@@ -25,6 +25,11 @@ export interface KindsInformerHandler<K extends string> {
   replaced(lists: readonly KindList<K>[]): void;
   /** One change of `kind`, after `replaced`. */
   changed(kind: K, event: KindChange): void;
+  /**
+   * The generation ended (a watch ended or failed, or the lists did): what was handed over is no
+   * longer followed until the next `replaced`, a pause and a list later.
+   */
+  ended?(): void;
 }
 
 export interface KindsInformerOptions<K extends string> {
@@ -65,6 +70,7 @@ export class KindsInformer<K extends string> {
       }
       for (const w of this.watches) w.stop();
       this.watches.clear();
+      if (!this.stopped) this.options.handler.ended?.();
       if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, this.options.relistDelayMs));
     }
   }
