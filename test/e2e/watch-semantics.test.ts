@@ -147,7 +147,7 @@ describe('watch semantics through the leader and a follower', () => {
             const { client, namespace: ns } = target();
             const w = await client.watch(`${cmPath(ns)}?watch=1&timeoutSeconds=1&labelSelector=grp%3Dnone`);
             try {
-              const ended = await Promise.race([w.ended.then(() => true), sleep(15_000).then(() => false)]);
+              const ended = await Promise.race([w.ended.then(() => true), sleep(15_000, undefined, { ref: false }).then(() => false)]);
               assert.ok(ended, 'the server ended the stream');
             } finally {
               w.close();

@@ -63,7 +63,7 @@ for (const protocol of protocols) {
       await createBig(s, written);
       resume();
       // Dropped: the stream ends without the later events. Buffered: every event arrives and the stream stays open.
-      const outcome = await Promise.race([stalled.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still open'), 10_000))]);
+      const outcome = await Promise.race([stalled.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still open'), 10_000).unref())]);
       assert.equal(outcome, 'ended', `the stalled watcher was not dropped; it received ${stalled.events.length} of ${written.length} events`);
       assert.ok(stalled.events.length < written.length, `received all ${written.length} events: the server buffered them`);
       // The events that did arrive are whole and in order.
@@ -99,7 +99,7 @@ for (const protocol of protocols) {
       // times the stall time later the client reads again, and finds its watch already ended.
       await new Promise((r) => setTimeout(r, 10 * stallMs));
       resume();
-      const outcome = await Promise.race([stalled.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still open'), 10_000))]);
+      const outcome = await Promise.race([stalled.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still open'), 10_000).unref())]);
       assert.equal(outcome, 'ended', 'the stalled watcher was not dropped');
       assert.ok(stalled.events.length < 20, `received all ${stalled.events.length} initial events`);
     }, { stallMs, before: (s) => createBig(s, names('initial', 20)) }));
@@ -152,7 +152,7 @@ test('a watch whose timeoutSeconds passes while a large event is under way ends 
     await createBig(s, ['large']);
     const paced = await pacedWatch(s, 'watch=1&resourceVersion=0&timeoutSeconds=1', 250);
     try {
-      const outcome = await Promise.race([new Promise((r) => paced.stream.once('close', () => r('closed'))), new Promise((r) => setTimeout(() => r('still open'), 20_000))]);
+      const outcome = await Promise.race([new Promise((r) => paced.stream.once('close', () => r('closed'))), new Promise((r) => setTimeout(() => r('still open'), 20_000).unref())]);
       assert.equal(outcome, 'closed');
       assert.equal(paced.stream.rstCode, constants.NGHTTP2_NO_ERROR);
       const lines = paced.received().toString('utf8').split('\n').filter((l) => l !== '');
