@@ -32,17 +32,30 @@ export function joinedHalves(a: LoadResult, b: LoadResult): LoadResult {
   return { ops, errors: a.errors + b.errors, firstError: a.firstError ?? b.firstError, elapsedMs, opsPerSecond: elapsedMs > 0 ? (ops * 1000) / elapsedMs : 0, latency: slower.latency };
 }
 
+/** One side of an A-B-B-A comparison: who creates, in which namespace, and its objects' name prefix. */
+export interface CreateSide {
+  readonly clients: readonly OrchClient[];
+  readonly namespace: string;
+  readonly prefix: string;
+}
+
 /**
- * `creates` ConfigMap creates in each of two namespaces, A-B-B-A (warm-up creates in both first),
- * so that neither side gets the warmer half of the run; each side's halves joined.
+ * `creates` ConfigMap creates by each side, A-B-B-A (warm-up creates by both first), so that
+ * neither side gets the warmer half of the run; each side's halves joined.
  */
-export async function alternatedConfigMapCreates(clients: readonly OrchClient[], namespaces: { readonly a: string; readonly b: string }, creates: number, options: CreatePhaseOptions): Promise<{ a: LoadResult; b: LoadResult }> {
+export async function alternatedCreates(a: CreateSide, b: CreateSide, creates: number, options: CreatePhaseOptions): Promise<{ a: LoadResult; b: LoadResult }> {
   const half = Math.ceil(creates / 2);
-  await createConfigMaps(clients, namespaces.a, 'warmup', Math.min(half, 300), options);
-  await createConfigMaps(clients, namespaces.b, 'warmup', Math.min(half, 300), options);
-  const a1 = await createConfigMaps(clients, namespaces.a, 'a', half, options);
-  const b1 = await createConfigMaps(clients, namespaces.b, 'a', half, options);
-  const b2 = await createConfigMaps(clients, namespaces.b, 'b', creates - half, options);
-  const a2 = await createConfigMaps(clients, namespaces.a, 'b', creates - half, options);
+  const run = (side: CreateSide, name: string, count: number) => createConfigMaps(side.clients, side.namespace, `${side.prefix}${name}`, count, options);
+  await run(a, 'warmup', Math.min(half, 300));
+  await run(b, 'warmup', Math.min(half, 300));
+  const a1 = await run(a, 'a', half);
+  const b1 = await run(b, 'a', half);
+  const b2 = await run(b, 'b', creates - half);
+  const a2 = await run(a, 'b', creates - half);
   return { a: joinedHalves(a1, a2), b: joinedHalves(b1, b2) };
+}
+
+/** alternatedCreates by the same clients in each of two namespaces. */
+export function alternatedConfigMapCreates(clients: readonly OrchClient[], namespaces: { readonly a: string; readonly b: string }, creates: number, options: CreatePhaseOptions): Promise<{ a: LoadResult; b: LoadResult }> {
+  return alternatedCreates({ clients, namespace: namespaces.a, prefix: '' }, { clients, namespace: namespaces.b, prefix: '' }, creates, options);
 }

@@ -3,20 +3,12 @@
 // through the level's queue set) against the same creates by a second service account that a
 // FlowSchema sends to the exempt level (classified, then run at once), in the same run, alternated
 // A-B-B-A. Both are authorized by the same RoleBinding, so flow control is the only difference.
-import { createConfigMaps, joinedHalves } from './create-phases.ts';
+import { alternatedCreates } from './create-phases.ts';
 import type { LoadResult } from './load.ts';
 import { configMap, type OrchClient } from './orch-client.ts';
 import { pickClient, type OrchTarget } from './orch-target.ts';
-import { serviceAccountSession } from './rbac-bench.ts';
+import { serviceAccountSession, type RbacBenchOptions } from './rbac-bench.ts';
 import { formatNumber, makeRow, ratio, type BenchRow } from './stats.ts';
-
-export interface FlowControlBenchOptions {
-  readonly creates: number;
-  readonly concurrency: number;
-  readonly phaseMsMax: number;
-  readonly connections: number;
-  readonly requestTimeoutMs: number;
-}
 
 export interface FlowControlBenchResult {
   /** The service account in workload-low's queues. */
@@ -57,12 +49,11 @@ async function awaitExempt(clients: readonly OrchClient[], exemptLevelUid: strin
   }
 }
 
-export async function runFlowControlBench(target: OrchTarget, options: FlowControlBenchOptions): Promise<FlowControlBenchResult> {
+export async function runFlowControlBench(target: OrchTarget, options: RbacBenchOptions): Promise<FlowControlBenchResult> {
   const admin = pickClient(target, 0);
   const session = { connections: options.connections, timeoutMs: options.requestTimeoutMs };
-  const configMapVerbs = ['create'];
-  const queued = await serviceAccountSession(target, session, { namespace, serviceAccount: queuedAccount, configMapVerbs });
-  const exempt = await serviceAccountSession(target, session, { namespace, serviceAccount: exemptAccount, configMapVerbs }).catch(async (error: unknown) => {
+  const queued = await serviceAccountSession(target, session, { namespace, serviceAccount: queuedAccount });
+  const exempt = await serviceAccountSession(target, session, { namespace, serviceAccount: exemptAccount }).catch(async (error: unknown) => {
     await Promise.all(queued.clients.map((c) => c.close().catch(() => undefined)));
     throw error;
   });
@@ -71,14 +62,8 @@ export async function runFlowControlBench(target: OrchTarget, options: FlowContr
     const level = await admin.call('GET', `${flowControlApi}/prioritylevelconfigurations/exempt`) as { metadata?: { uid?: unknown } };
     if (typeof level.metadata?.uid !== 'string') throw new Error('the exempt priority level has no uid');
     await awaitExempt(exempt.clients, level.metadata.uid, performance.now() + 30_000);
-    const half = Math.ceil(options.creates / 2);
-    await createConfigMaps(queued.clients, namespace, 'warmup-queued', Math.min(half, 300), options);
-    await createConfigMaps(exempt.clients, namespace, 'warmup-exempt', Math.min(half, 300), options);
-    const queued1 = await createConfigMaps(queued.clients, namespace, 'queued-a', half, options);
-    const exempt1 = await createConfigMaps(exempt.clients, namespace, 'exempt-a', half, options);
-    const exempt2 = await createConfigMaps(exempt.clients, namespace, 'exempt-b', options.creates - half, options);
-    const queued2 = await createConfigMaps(queued.clients, namespace, 'queued-b', options.creates - half, options);
-    return { queued: joinedHalves(queued1, queued2), exempt: joinedHalves(exempt1, exempt2) };
+    const { a, b } = await alternatedCreates({ clients: queued.clients, namespace, prefix: 'queued-' }, { clients: exempt.clients, namespace, prefix: 'exempt-' }, options.creates, options);
+    return { queued: a, exempt: b };
   } finally {
     await admin.call('DELETE', `${flowControlApi}/flowschemas/${flowSchemaName}`, undefined, [200, 404]).catch(() => undefined);
     await Promise.all([...queued.clients, ...exempt.clients].map((c) => c.close().catch(() => undefined)));

@@ -2,7 +2,7 @@
 // authorizes (a Role and RoleBinding in its namespace, its token from TokenRequest) against the
 // same creates by the admin (system:masters, allowed before RBAC is asked), in the same run,
 // alternated A-B-B-A so that neither side gets the warmer half of the run.
-import { createConfigMaps, joinedHalves } from './create-phases.ts';
+import { alternatedCreates } from './create-phases.ts';
 import type { LoadResult } from './load.ts';
 import { configMap, OrchClient } from './orch-client.ts';
 import { ensureNamespace, pickClient, type OrchTarget } from './orch-target.ts';
@@ -97,14 +97,8 @@ export async function serviceAccountSession(target: OrchTarget, options: { reado
 export async function runRbacBench(target: OrchTarget, options: RbacBenchOptions): Promise<RbacBenchResult> {
   const saClients = await serviceAccountClients(target, { connections: options.connections, timeoutMs: options.requestTimeoutMs });
   try {
-    const half = Math.ceil(options.creates / 2);
-    await createConfigMaps(target.clients, namespace, 'warmup-admin', Math.min(half, 300), options);
-    await createConfigMaps(saClients, namespace, 'warmup-sa', Math.min(half, 300), options);
-    const admin1 = await createConfigMaps(target.clients, namespace, 'admin-a', half, options);
-    const sa1 = await createConfigMaps(saClients, namespace, 'sa-a', half, options);
-    const sa2 = await createConfigMaps(saClients, namespace, 'sa-b', options.creates - half, options);
-    const admin2 = await createConfigMaps(target.clients, namespace, 'admin-b', options.creates - half, options);
-    return { admin: joinedHalves(admin1, admin2), serviceAccount: joinedHalves(sa1, sa2) };
+    const { a, b } = await alternatedCreates({ clients: target.clients, namespace, prefix: 'admin-' }, { clients: saClients, namespace, prefix: 'sa-' }, options.creates, options);
+    return { admin: a, serviceAccount: b };
   } finally {
     await Promise.all(saClients.map((c) => c.close().catch(() => undefined)));
   }

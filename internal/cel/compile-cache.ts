@@ -1,31 +1,8 @@
 // Compiled expressions are kept, so a rule is compiled once and not per request: programs by
 // (variables, expression), and per-schema results by the schema node's identity.
+import { BoundedCache } from '../bounded-cache.ts';
 import { compileCacheEntriesMax } from './limits.ts';
 import { compileProgram, type CompileOutcome } from './program.ts';
-
-/** A bounded map that drops its oldest entry when full. */
-export class BoundedCache<V> {
-  private readonly entries = new Map<string, V>();
-  constructor(private readonly entriesMax: number) {}
-
-  /** The value under `key`, made by `make` (and kept) on a miss. */
-  get(key: string, make: () => V): V {
-    const hit = this.entries.get(key);
-    if (hit !== undefined) return hit;
-    const made = make();
-    if (this.entries.size >= this.entriesMax) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(key, made);
-    return made;
-  }
-
-  /** Entries held. */
-  get size(): number {
-    return this.entries.size;
-  }
-}
 
 const programs = new BoundedCache<CompileOutcome>(compileCacheEntriesMax);
 

@@ -4,6 +4,7 @@
 // shuffle-sharded queues, seats), or refuses it. A new configuration (the objects changed) keeps
 // each level's queue set and its waiting requests, with the new limits; a level that disappears
 // lets its requests finish on the queue set they hold.
+import { BoundedCache } from '../bounded-cache.ts';
 import type { Configuration } from './configuration.ts';
 import type { FlowControlMetrics } from './metrics.ts';
 import { QueueSet, type Admitted, type Rejected } from './queue-set.ts';
@@ -42,14 +43,14 @@ export interface LevelReport {
   readonly executing: number;
 }
 
-/** A replica's flow control: classification and admission. */
 /** How many flows' hashes a replica remembers (SHA-256 once per flow, not per request). */
 const flowHashCacheLimit = 4096;
 
+/** A replica's flow control: classification and admission. */
 export class FlowControl {
   private configuration: Configuration;
   private readonly levels = new Map<string, LevelState>();
-  private readonly flowHashes = new Map<string, bigint>();
+  private readonly flowHashes = new BoundedCache<bigint>(flowHashCacheLimit);
 
   constructor(
     configuration: Configuration,
@@ -113,7 +114,7 @@ export class FlowControl {
     let outcome: Admitted | Rejected | null = state.queues.tryAdmit(request);
     if (outcome === null) {
       metrics?.inQueue.inc(labels);
-      outcome = await state.queues.admit(request);
+      outcome = await state.queues.enqueue(request);
       metrics?.inQueue.dec(labels);
     }
     metrics?.waitDuration.observe({ ...labels, execute: String(outcome.outcome === 'dispatched') }, (performance.now() - started) / 1000);
@@ -126,14 +127,8 @@ export class FlowControl {
   }
 
   private flowHashOf(classification: Classification): bigint {
-    const key = `${classification.flowSchema.name}\u0000${classification.flowDistinguisher}`;
-    let hash = this.flowHashes.get(key);
-    if (hash === undefined) {
-      if (this.flowHashes.size >= flowHashCacheLimit) this.flowHashes.clear();
-      hash = flowHash(classification.flowSchema.name, classification.flowDistinguisher);
-      this.flowHashes.set(key, hash);
-    }
-    return hash;
+    const { flowSchema, flowDistinguisher } = classification;
+    return this.flowHashes.get(`${flowSchema.name}\u0000${flowDistinguisher}`, () => flowHash(flowSchema.name, flowDistinguisher));
   }
 
   private started(classification: Classification, state: LevelState | undefined, seats: number, free: () => void): Dispatched {

@@ -11,6 +11,7 @@
 // before its head arrived (kube's anti-windup). A wide request at the head waits until its seats
 // are free (strict fair order, as kube's). A request waits at most its wait limit, or until its
 // client leaves.
+import { BoundedCache } from '../bounded-cache.ts';
 import type { QueuingConfig } from './types.ts';
 import { dealHand } from './shuffle-shard.ts';
 
@@ -112,7 +113,7 @@ export class QueueSet {
   private liveExecutingSeats = 0;
   private activeQueues = 0;
   /** Hands dealt, by flow hash, for the current queue count and hand size. */
-  private readonly hands = new Map<bigint, number[]>();
+  private hands = new BoundedCache<number[], bigint>(handCacheLimit);
   private currentR = 0;
   private lastRealMs: number;
   /** The queue dispatched from last: ties go to the queues after it. */
@@ -147,7 +148,7 @@ export class QueueSet {
       for (const { w, index } of waiting) this.push(this.queues[index % this.queues.length] as Queue, w);
       this.robinIndex = -1;
     }
-    this.hands.clear();
+    this.hands = new BoundedCache<number[], bigint>(handCacheLimit);
     this.config = config;
     this.dispatch();
   }
@@ -200,7 +201,7 @@ export class QueueSet {
 
   /**
    * Decides a request at once when it need not wait: dispatched (nothing waits and its seats are
-   * free), or refused (cancelled, or full on a level without queues). Null: it must queue (admit).
+   * free), or refused (cancelled, or full on a level without queues). Null: it must queue (enqueue).
    */
   tryAdmit(request: QueueSetRequest): Admitted | Rejected | null {
     this.syncTime();
@@ -227,7 +228,7 @@ export class QueueSet {
   }
 
   /** Queues a request tryAdmit could not decide: it waits its turn, its wait limit, or its client. */
-  private enqueue(request: QueueSetRequest): Promise<Admitted | Rejected> | Rejected {
+  enqueue(request: QueueSetRequest): Promise<Admitted | Rejected> | Rejected {
     const seats = this.seatsOf(request);
     const enqueuedAt = this.clock.now();
     const queuing = this.config.queuing;
@@ -261,12 +262,7 @@ export class QueueSet {
 
   /** Of the flow's hand, the queue with the least work waiting; the scan starts at a rotating offset. */
   private chooseQueue(flowHash: bigint, handSize: number): Queue {
-    let hand = this.hands.get(flowHash);
-    if (hand === undefined) {
-      if (this.hands.size >= handCacheLimit) this.hands.clear();
-      hand = dealHand(flowHash, this.queues.length, handSize);
-      this.hands.set(flowHash, hand);
-    }
+    const hand = this.hands.get(flowHash, () => dealHand(flowHash, this.queues.length, handSize));
     const offset = this.enqueues++ % hand.length;
     let best: Queue | undefined;
     for (let i = 0; i < hand.length; i++) {

@@ -1,7 +1,8 @@
 // A rule is compiled once, not per request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cachedProgram, BoundedCache } from '../../../internal/cel/compile-cache.ts';
+import { BoundedCache } from '../../../internal/bounded-cache.ts';
+import { cachedProgram } from '../../../internal/cel/compile-cache.ts';
 import { compileNode } from '../../../internal/cel/crd-compile.ts';
 import { compileAdmissionExpression } from '../../../internal/cel/admission-expressions.ts';
 import type { StructuralSchema } from '../../../internal/cel/schema.ts';
