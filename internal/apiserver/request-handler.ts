@@ -18,6 +18,7 @@ import { dispatchResource, methodNotAllowed, pathNotFound, resourceNotFound } fr
 import { servesProtobuf } from './handlers/protobuf-served.ts';
 import type { AdmissionChain } from '../admission/chain.ts';
 import { RequestAdmission } from '../admission/request-admission.ts';
+import { ClientDeparture } from '../flowcontrol/cancellation.ts';
 import { fieldManagerOf } from './handlers/request-context.ts';
 import { requestTimeoutMsMax } from './limits.ts';
 import type { ApiMetrics } from './metrics.ts';
@@ -173,12 +174,6 @@ async function withinDeadline(deps: HandlerDeps, work: Promise<void>, ms: number
   out.expire(new StatusError(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', {}));
 }
 
-/**
- * The reason every request's signal is aborted with when its exchange closes: abort() without one
- * makes a DOMException, stack trace included, for each request.
- */
-const clientLeft = new Error('the client left or the response ended');
-
 /** Serves one HTTP request end to end: authentication, routing, handlers, errors, metrics. */
 export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: RawResponse): Promise<void> {
   const started = process.hrtime.bigint();
@@ -188,11 +183,11 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
   const audit = startRequestAudit(deps.audit, req, res);
   const out = new Responder(res, { format: 'json', pretty: prettyOf(query, req.headers['user-agent']), gzip: false, accept: req.headers.accept }, audit);
   let unsubscribe = (): void => undefined;
-  // Aborted when the client leaves: a request still queued by flow control is dropped.
-  const left = new AbortController();
+  // Ended when the client leaves: a request still queued by flow control is dropped.
+  const left = new ClientDeparture();
   const closed = new Promise<void>((resolve) => {
     res.on('close', () => {
-      left.abort(clientLeft);
+      left.abort();
       resolve();
     });
     unsubscribe = deps.onShutdown(resolve);
@@ -209,7 +204,7 @@ export async function handleRequest(deps: HandlerDeps, req: RawRequest, res: Raw
     await authenticationFilter(deps.authentication, req, (reason) => deps.log(`unable to authenticate the request: ${reason}`));
     const filtered = await runRequestFilters(deps, {
       headers: req.headers, ...(req.rawHeaders ? { rawHeaders: req.rawHeaders } : {}), method, query, info: parsed, path: url.pathname, ...(audit ? { audit } : {}),
-      setHeader: (name, value) => res.setHeader(name, value), signal: left.signal,
+      setHeader: (name, value) => res.setHeader(name, value), signal: left,
     });
     const user = filtered.user;
     release = filtered.release;

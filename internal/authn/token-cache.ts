@@ -1,7 +1,7 @@
-// A bounded cache of token authentication results with a time to live, keyed by an HMAC of the
-// audiences and the token under a per-process random key (so the cache never holds a token and its
+// A bounded cache of token authentication results with a time to live, keyed by a SHA-256 of a
+// per-process random secret, the audiences and the token (so the cache never holds a token and its
 // keys are useless outside this process). Concurrent lookups of one token share one call.
-import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { AuthenticationOutcome, TokenAuthenticator } from './authenticator.ts';
 import { tokenCacheEntriesMax } from './limits.ts';
 
@@ -15,8 +15,9 @@ export type CacheDecision = { readonly outcome: AuthenticationOutcome; readonly 
 
 /** The cache. */
 export class TokenResultCache {
-  // A KeyObject made once: createHmac with raw bytes imports the key again on every lookup.
-  private readonly hmacKey = createSecretKey(randomBytes(32));
+  // A keyed hash rather than an HMAC object per lookup (about 17 us of each request's CPU): the
+  // one-shot hash of the secret before the data is as unguessable a key, and nothing is verified with it.
+  private readonly secret = randomBytes(32).toString('base64');
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<AuthenticationOutcome>>();
 
@@ -24,7 +25,7 @@ export class TokenResultCache {
 
   /** The cached outcome for (token, audiences), or the one `compute` gives (stored per its decision). */
   async get(token: string, audiences: readonly string[], compute: () => Promise<CacheDecision>): Promise<AuthenticationOutcome> {
-    const key = createHmac('sha256', this.hmacKey).update(JSON.stringify(audiences)).update('\0').update(token).digest('base64');
+    const key = hash('sha256', `${this.secret}\0${JSON.stringify(audiences)}\0${token}`, 'base64');
     const entry = this.entries.get(key);
     if (entry !== undefined && entry.expiresAtMs > this.clock()) return entry.outcome;
     if (entry !== undefined) this.entries.delete(key);

@@ -4,6 +4,7 @@
 // shuffle-sharded queues, seats), or refuses it. A new configuration (the objects changed) keeps
 // each level's queue set and its waiting requests, with the new limits; a level that disappears
 // lets its requests finish on the queue set they hold.
+import type { Cancellation } from './cancellation.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import type { Configuration } from './configuration.ts';
 import type { FlowControlMetrics } from './metrics.ts';
@@ -99,7 +100,7 @@ export class FlowControl {
    * Admits a classified request occupying `seats`: at once on an exempt level, else through its
    * level's queues (waiting at most requestWaitLimitMs, or until `signal` aborts).
    */
-  async admit(classification: Classification, seats: number, signal?: AbortSignal): Promise<Dispatched | Refused> {
+  async admit(classification: Classification, seats: number, signal?: Cancellation): Promise<Dispatched | Refused> {
     const labels = { flow_schema: classification.flowSchema.name, priority_level: classification.priorityLevel.name };
     const metrics = this.options.metrics;
     const state = this.levels.get(classification.priorityLevel.name);

@@ -11,6 +11,7 @@
 // before its head arrived (kube's anti-windup). A wide request at the head waits until its seats
 // are free (strict fair order, as kube's). A request waits at most its wait limit, or until its
 // client leaves.
+import type { Cancellation } from './cancellation.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import type { QueuingConfig } from './types.ts';
 import { dealHand } from './shuffle-shard.ts';
@@ -36,7 +37,7 @@ export interface QueueSetRequest {
   /** The flow's hash (shuffle-shard.ts flowHash): which queues it may use. */
   readonly flowHash: bigint;
   readonly seats: number;
-  readonly signal?: AbortSignal;
+  readonly signal?: Cancellation;
   readonly waitLimitMs: number;
 }
 

@@ -1,5 +1,7 @@
 // Ownership bookkeeping for non-apply writes (PUT, JSON/merge/strategic patch): SSA rules 3 and 7.
 import { compareObjects } from './compare.ts';
+import { createdFields } from './created-fields.ts';
+import { toFieldsV1 } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import type { JsonObject } from './json-value.ts';
 import {
@@ -65,6 +67,10 @@ function baseManagers(o: RecordUpdateOptions): { managers: Map<string, ManagerFi
  */
 export function recordUpdate(o: RecordUpdateOptions): ManagedFieldsEntry[] {
   const { managers, fromRequest } = baseManagers(o);
+  if (o.oldObject === null && managers.size === 0) {
+    const created = createdEntries(o);
+    if (created !== undefined) return created;
+  }
   const newObject = withoutManagedFields(o.newObject);
   const oldObject = o.oldObject === null ? null : withoutManagedFields(o.oldObject);
   const ownsAll = oldObject === null || (managers.size === 0 && !fromRequest);
@@ -80,4 +86,21 @@ export function recordUpdate(o: RecordUpdateOptions): ManagedFieldsEntry[] {
   }
   tidyManagers(managers, o.now);
   return encodeManagedFields(managers);
+}
+
+/**
+ * A create with no managedFields to keep: the writer's one entry, owning every field of the new
+ * object, built in one walk (the general path gives the same). Undefined when the walk fails
+ * (a list-map item without its key, nesting too deep): the general path then reports it.
+ */
+function createdEntries(o: RecordUpdateOptions): ManagedFieldsEntry[] | undefined {
+  let fieldsV1;
+  try {
+    fieldsV1 = createdFields(withoutManagedFields(o.newObject), o.schema, o.ignored === undefined ? undefined : toFieldsV1(o.ignored));
+  } catch (err) {
+    if (err instanceof PatchError) return undefined;
+    throw err;
+  }
+  if (fieldsV1 === null) return [];
+  return [{ manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, time: o.now, fieldsType: 'FieldsV1', fieldsV1, ...(o.subresource ? { subresource: o.subresource } : {}) }];
 }

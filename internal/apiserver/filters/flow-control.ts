@@ -2,6 +2,7 @@
 // --enable-priority-and-fairness=false), run after impersonation and before authorization, as
 // DefaultBuildHandlerChain orders them. A refused request is answered as kube answers it: 429,
 // `Retry-After: 1`, a plain-text body (Go's http.Error), never a Status.
+import type { Cancellation } from '../../flowcontrol/cancellation.ts';
 import type { UserInfo } from '../../authn/user-info.ts';
 import type { Attributes } from '../../authz/authorizer.ts';
 import type { FlowControl } from '../../flowcontrol/flow-control.ts';
@@ -45,7 +46,7 @@ export interface FlowControlledRequest {
   /** Sets a response header (the APF classification headers). */
   readonly setHeader: (name: string, value: string) => void;
   /** Aborts when the client leaves (a queued request is dropped). */
-  readonly signal?: AbortSignal;
+  readonly signal?: Cancellation;
 }
 
 function isLongRunning(attributes: Attributes): boolean {

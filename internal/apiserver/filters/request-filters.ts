@@ -4,6 +4,7 @@
 // policy judges the caller, the event names the impersonated user beside it, and the decision of
 // the authorizer is annotated on it. What the filters learn, the user the request goes on as, is
 // handed to the handlers; the handler then calls admission and the registry.
+import type { Cancellation } from '../../flowcontrol/cancellation.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../../authn/user-info.ts';
 import type { Authorizer, Decision } from '../../authz/authorizer.ts';
@@ -38,7 +39,7 @@ export interface FilteredRequest extends ImpersonationSource {
   /** Sets a response header (flow control's classification). */
   readonly setHeader?: (name: string, value: string) => void;
   /** Aborts when the client leaves (a request queued by flow control is dropped). */
-  readonly signal?: AbortSignal;
+  readonly signal?: Cancellation;
 }
 
 /** Who the request goes on as, and what to call once it has been served (flow control's seat). */

@@ -8,10 +8,15 @@ const decoder = new TextDecoder();
 
 /** The stored bytes of an object: JSON without metadata.resourceVersion. Rejects oversize objects. */
 export function encodeObject(obj: KObject): Uint8Array {
-  const { resourceVersion: _rv, ...metadata } = obj.metadata;
-  const bytes = encoder.encode(JSON.stringify({ ...obj, metadata }));
+  // A create's object has no resourceVersion: it is written as it is, without two copies.
+  const bytes = encoder.encode(JSON.stringify(obj.metadata.resourceVersion === undefined ? obj : withoutResourceVersion(obj)));
   if (bytes.length > objectBytesMax) throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: the object is ${bytes.length} bytes, more than the ${objectBytesMax} a stored object may have`);
   return bytes;
+}
+
+function withoutResourceVersion(obj: KObject): KObject {
+  const { resourceVersion: _rv, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 /** The object of a stored key-value, with resourceVersion set from `revision` (default its modRevision). */

@@ -27,13 +27,20 @@ const quotas = { group: '', resource: 'resourcequotas' } as const;
  * on the quota's resourceVersion either way: a stale read only costs a retry, never an overshoot.
  * `presence` (the replica's quota index, when it runs) answers "none here" without a store read.
  */
-function quotaAccess(deps: AdmissionDeps, presence: QuotaPresence | undefined): QuotaAccess {
+function quotaAccess(deps: AdmissionDeps, presence: QuotaPresence | undefined): QuotaAccess & { knownEmpty(namespace: string): boolean } {
   const confirmedEmpty = new Map<string, number>();
+  const confirmedLately = (namespace: string): boolean => {
+    const confirmedAt = confirmedEmpty.get(namespace);
+    return confirmedAt !== undefined && deps.clock() - confirmedAt < liveLookupTtlMs;
+  };
   return {
+    /** What `list` would answer with no quota and no read: the index holds none here and the leader said so lately. */
+    knownEmpty(namespace) {
+      return presence?.holdsNone(namespace) === true && confirmedLately(namespace);
+    },
     async list(namespace) {
       const local = presence?.holdsNone(namespace) === true ? [] : await deps.objects.list(quotas, namespace);
-      const confirmedAt = confirmedEmpty.get(namespace);
-      if (local.length === 0 && confirmedAt !== undefined && deps.clock() - confirmedAt < liveLookupTtlMs) return local;
+      if (local.length === 0 && confirmedLately(namespace)) return local;
       const live = await deps.objects.list(quotas, namespace, { consistent: true });
       if (live.length === 0) {
         if (confirmedEmpty.size >= liveLookupEntriesMax) confirmedEmpty.clear();
@@ -115,6 +122,9 @@ function resourceQuota(deps: AdmissionDeps, configuration: unknown, presence: Qu
       if (skipped(a)) return;
       const evaluator = evaluatorFor(a.resource.group, a.resource.resource);
       if (!evaluator.handles(a.operation)) return;
+      // What the namespace's batch would decide at once (no quota, nothing limited), without a batch,
+      // a timer and a promise per request: most namespaces hold no quota.
+      if (config.limitedResources.length === 0 && access.knownEmpty(a.namespace)) return;
       const input = { attributes: a, evaluator, limited: config.limitedResources, nowMs: deps.clock() };
       await settled(batches, a.namespace, (settle) => ({ input, settle }));
     },
