@@ -63,11 +63,16 @@ function walk(out: Comparison, lhs: unknown, rhs: unknown, schema: Schema | unde
   walkList(out, lhs, rhs, schema, path);
 }
 
+function ownValue(obj: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
 function walkMap(out: Comparison, lhs: unknown, rhs: unknown, schema: Schema | undefined, path: FieldPath): void {
   const left = isObject(lhs) ? lhs : {};
   const right = isObject(rhs) ? rhs : {};
   const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-  for (const k of keys) walk(out, left[k], right[k], fieldSchema(schema, k), extendPath(path, fieldElement(k)));
+  // Own values only: a field named `constructor` or `toString` is absent from `{}`, not inherited.
+  for (const k of keys) walk(out, ownValue(left, k), ownValue(right, k), fieldSchema(schema, k), extendPath(path, fieldElement(k)));
 }
 
 function walkList(out: Comparison, lhs: unknown, rhs: unknown, schema: Schema | undefined, path: FieldPath): void {

@@ -4,8 +4,8 @@ import type { Controller, ControllerDeps } from '../controller.ts';
 import { onceReporter, type CollectorContext } from './collector-context.ts';
 import { applyEvent, loadSource } from './graph-source.ts';
 import { restartDelayMs, resyncIntervalMs, workersMax } from './limits.ts';
-import { ObjectGraph } from './object-graph.ts';
-import { needsAttention, runWorker } from './process-item.ts';
+import { needsAttention, ObjectGraph } from './object-graph.ts';
+import { runWorker } from './process-item.ts';
 import { ResourceIndex } from './resource-index.ts';
 import { WorkQueue } from './work-queue.ts';
 

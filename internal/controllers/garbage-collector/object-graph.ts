@@ -42,6 +42,11 @@ export function orphaningDependents(node: GraphNode): boolean {
   return node.terminating && node.finalizers.includes(orphanFinalizer);
 }
 
+/** True when the collector has something to do about the node now (processItem's cases). */
+export function needsAttention(node: GraphNode): boolean {
+  return deletingDependents(node) || orphaningDependents(node) || (!node.terminating && node.owners.length > 0);
+}
+
 /**
  * Every object by uid, and the dependents of every owner uid (whether or not the owner exists:
  * a dependent of a vanished owner is exactly what background collection looks for). Methods
@@ -71,7 +76,11 @@ export class ObjectGraph {
     return out;
   }
 
-  /** Records a created or updated object; affected: the object and its old and new owners. */
+  /**
+   * Records a created or updated object; affected: its old and new owners, and the object itself
+   * when it needs the collector (most objects own nothing and are owned by nothing: queueing each
+   * for a worker that finds nothing to do cost the leader's every write).
+   */
   upsert(node: GraphNode): string[] {
     const old = this.nodes.get(node.uid);
     if (old) this.unlink(old);
@@ -81,7 +90,7 @@ export class ObjectGraph {
       set.add(node.uid);
       this.dependents.set(ref.uid, set);
     }
-    return [node.uid, ...(old?.owners ?? []).map((r) => r.uid), ...node.owners.map((r) => r.uid)];
+    return [...(needsAttention(node) ? [node.uid] : []), ...(old?.owners ?? []).map((r) => r.uid), ...node.owners.map((r) => r.uid)];
   }
 
   /** Records a removed object; affected: its owners (one may wait for it) and its dependents (now orphans). */

@@ -1,13 +1,8 @@
 import { hasStatus } from '../../registry/errors/status-error.ts';
 import { attemptToDelete } from './attempt-to-delete.ts';
 import type { CollectorContext } from './collector-context.ts';
-import { deletingDependents, orphaningDependents, type GraphNode } from './object-graph.ts';
+import { deletingDependents, orphaningDependents } from './object-graph.ts';
 import { processForegroundOwner, processOrphanOwner } from './owner-finalizers.ts';
-
-/** True when the collector has something to do about the node now. */
-export function needsAttention(node: GraphNode): boolean {
-  return deletingDependents(node) || orphaningDependents(node) || (!node.terminating && node.owners.length > 0);
-}
 
 /** Handles the object `uid` as the graph now shows it: an owner waiting for the collector, or a dependent. */
 export async function processItem(ctx: CollectorContext, uid: string): Promise<void> {

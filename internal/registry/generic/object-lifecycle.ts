@@ -12,10 +12,20 @@ const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 const generatedSuffixLength = 5;
 const generatedPrefixMax = 63 - generatedSuffixLength;
 
+// The text of the last second formatted: a write stamps two or three times, and most writes of a
+// busy second share it (toISOString is a few microseconds each time).
+let formattedSecond = NaN;
+let formattedText = '';
+
 /** The current time as RFC 3339 with whole seconds, as Kubernetes stores timestamps. */
 export function nowTimestamp(now: Date = new Date()): string {
-  // toISOString always ends in `.sssZ`: cut the milliseconds (no regular expression per write).
-  return `${now.toISOString().slice(0, -5)}Z`;
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== formattedSecond) {
+    // toISOString always ends in `.sssZ`: cut the milliseconds (no regular expression per write).
+    formattedText = `${now.toISOString().slice(0, -5)}Z`;
+    formattedSecond = second;
+  }
+  return formattedText;
 }
 
 /** A name from `generateName`: the prefix (cut to leave room) plus five random characters. */

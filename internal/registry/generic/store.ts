@@ -139,7 +139,7 @@ export class GenericStore {
       }
       return finishing(finish, async () => {
         const kv = await this.storage.create(objectKey(this.decl, namespace, name), await this.dump(obj));
-        return { object: this.readsBackAsWritten() ? this.asStored(obj, kv) : await this.load(kv), warnings, created: true };
+        return { object: await this.load(kv), warnings, created: true };
       });
     });
   }
@@ -234,20 +234,6 @@ export class GenericStore {
    */
   trackWatch(_stop: () => void): () => void {
     return () => undefined;
-  }
-
-  /**
-   * True when reading a write's bytes back gives the object written, with its resourceVersion: the
-   * generic encoding (JSON of the object as served), not a store that converts what it stores.
-   */
-  private readsBackAsWritten(): boolean {
-    return this.decl.storedAs === undefined && this.load === GenericStore.prototype.load && this.dump === GenericStore.prototype.dump;
-  }
-
-  /** What `load` gives for `kv`, the stored bytes of `obj`, without decoding them again (see readsBackAsWritten). */
-  private asStored(obj: KObject, kv: KeyValue): KObject {
-    obj.metadata.resourceVersion = String(kv.modRevision);
-    return this.withType(obj);
   }
 
   /** Sets apiVersion and kind to this resource's. */

@@ -45,7 +45,7 @@ class Generator {
     if (typeof schema.additionalProperties === 'object') {
       const out: Record<string, unknown> = {};
       const count = Math.floor(this.rand() * 3);
-      for (let i = 0; i < count; i++) out[this.pick(['app', 'tier', 'x', 'y'])] = this.value(schema.additionalProperties, depth + 1);
+      for (let i = 0; i < count; i++) out[this.pick(['app', 'tier', 'x', 'y', 'constructor', 'toString'])] = this.value(schema.additionalProperties, depth + 1);
       return out;
     }
     return this.pick(['a', 'b', 'c', 80, 443, 'TCP', 'UDP', true]);
@@ -93,6 +93,13 @@ describe('createdFields', () => {
   it('strips identity and server-set metadata but keeps the writer\'s labels', () => {
     const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'n', uid: 'u', creationTimestamp: 't', labels: { app: 'x' } }, data: { k: 'v' } };
     assert.deepEqual(createdFields(obj, objectPatchSchema(pods)), { 'f:data': { '.': {}, 'f:k': {} }, 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } });
+  });
+
+  it('walks fields named after Object.prototype members as any other (the general route too)', () => {
+    const obj = JSON.parse('{"spec":{"constructor":{"a":1},"__proto__":{"b":2},"toString":"x"}}') as Record<string, unknown>;
+    const expected = { 'f:spec': { '.': {}, 'f:__proto__': { '.': {}, 'f:b': {} }, 'f:constructor': { '.': {}, 'f:a': {} }, 'f:toString': {} } };
+    assert.deepEqual(createdFields(obj, undefined), expected);
+    assert.deepEqual(viaComparison(obj, {}), { fields: expected });
   });
 
   it('owns nothing in an object of identity fields only', () => {
