@@ -152,6 +152,8 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
     throw toStatusError(err, store.gr, '');
   }
   const bookmarks = query.allowWatchBookmarks === true;
+  // A key ends with its object's name (names hold no '/'), and a name never changes.
+  const otherName = (ev: WatchEvent): boolean => name !== undefined && ev.type !== 'progress' && !ev.kv.key.endsWith(`/${name}`);
   let stopped = false;
   async function* events(): AsyncGenerator<ApiWatchEvent> {
     try {
@@ -167,8 +169,9 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
       if (plan.initialEventsEndBookmark) yield bookmark(store, after, { [initialEventsEndAnnotation]: 'true' });
       let lastSentMs = Date.now();
       for await (const ev of watcher) {
-        // An exact-key prefix also matches longer names; the selector filters them out.
-        const translated = translate(store, ev, matches, bookmarks);
+        // An exact-key prefix also matches longer names; the selector filters them out. A watch
+        // of one name in every namespace skips the other names by key, without decoding them.
+        const translated = otherName(ev) ? null : translate(store, ev, matches, bookmarks);
         const out = translated instanceof Promise ? await translated : translated;
         if (out) {
           lastSentMs = Date.now();

@@ -48,3 +48,32 @@ test('one change reaches every watcher as one shared decoded object, whatever th
     for (const w of watches) w.stop();
   }
 });
+
+test('a watch of one name in every namespace gets that name\'s changes and decodes no other object', async (t) => {
+  const storage = await openLocalStorage({ dataDir: ':memory:' });
+  t.after(() => storage.close());
+  const served = new ResourceRegistry('k8s.io').resources.find((r) => r.decl.plural === 'configmaps' && r.group === '');
+  assert.ok(served);
+  const store = new GenericStore(storage, served);
+  const decoded: string[] = [];
+  const load = store.load.bind(store);
+  store.load = (kv, revision) => {
+    decoded.push(kv.key);
+    return load(kv, revision);
+  };
+  const rv = String(await storage.currentRevision());
+  const watch = await startWatch(store, undefined, { resourceVersion: rv, fieldSelector: 'metadata.name=root-ca' });
+  try {
+    const cm = (namespace: string, name: string) => encodeObject({ metadata: { name, namespace } });
+    await storage.create(objectKey(store.decl, 'a', 'other'), cm('a', 'other'));
+    await storage.create(objectKey(store.decl, 'a', 'root-ca-2'), cm('a', 'root-ca-2'));
+    await storage.create(objectKey(store.decl, 'a', 'root-ca'), cm('a', 'root-ca'));
+    await storage.create(objectKey(store.decl, 'b', 'root-ca'), cm('b', 'root-ca'));
+    const first = await nextEvent(watch);
+    const second = await nextEvent(watch);
+    assert.deepEqual([first, second].map((e) => [e.type, (e.object['metadata'] as { namespace: string }).namespace]), [['ADDED', 'a'], ['ADDED', 'b']]);
+    assert.deepEqual(decoded, [objectKey(store.decl, 'a', 'root-ca'), objectKey(store.decl, 'b', 'root-ca')]);
+  } finally {
+    watch.stop();
+  }
+});
