@@ -12,6 +12,8 @@ export class FakeStorage implements Storage {
   private rev = 0;
   private compacted = 0;
   private readonly history: HistoryEntry[] = [];
+  /** The state at `rev`, kept as writes commit: replaying the history for every read made each write cost O(writes so far). */
+  private readonly latest = new Map<string, KeyValue>();
   private readonly listeners = new Set<(e: HistoryEntry) => void>();
   /** Changes of keys `lagging` matches, held back from the open watches (see lagWatches). */
   private lagging: ((key: string) => boolean) | null = null;
@@ -31,9 +33,10 @@ export class FakeStorage implements Storage {
     };
   }
 
-  private stateAt(rev: number): Map<string, KeyValue> {
+  private stateAt(rev: number): ReadonlyMap<string, KeyValue> {
     if (rev < this.compacted) throw new StorageError('Compacted', `revision ${rev} is compacted`);
     if (rev > this.rev) throw new StorageError('RevisionTooLarge', `Too large resource version: ${rev}, current: ${this.rev}`);
+    if (rev === this.rev) return this.latest;
     const state = new Map<string, KeyValue>();
     for (const h of this.history) {
       if (h.rev > rev) break;
@@ -59,6 +62,8 @@ export class FakeStorage implements Storage {
   private commit(key: string, kv: KeyValue | null, event: WatchEvent): void {
     const entry = { rev: this.rev, key, kv, event };
     this.history.push(entry);
+    if (kv) this.latest.set(key, kv);
+    else this.latest.delete(key);
     if (this.lagging?.(key) === true) this.held.push(entry);
     else for (const l of this.listeners) l(entry);
   }
