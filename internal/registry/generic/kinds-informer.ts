@@ -37,9 +37,19 @@ export interface KindsInformerOptions<K extends string> {
   readonly name: string;
   readonly stores: readonly (readonly [K, GenericStore])[];
   readonly handler: KindsInformerHandler<K>;
+  /** The pause before listing again after a watch ended; doubled after each failure in a row, up to relistDelayMsMax. */
   readonly relistDelayMs: number;
   readonly log: (message: string, err?: unknown) => void;
+  /** Waits `ms` (tests record the pauses instead). */
+  readonly wait?: (ms: number) => Promise<void>;
 }
+
+/** The longest pause between lists while they keep failing (kube's reflector backs off to 30 s). */
+export const relistDelayMsMax = 30_000;
+/** A list and watch that held this long before failing starts the backoff over (kube's reflector: 2 min). */
+export const relistBackoffResetMs = 120_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class KindsInformer<K extends string> {
   private stopped = false;
@@ -62,16 +72,24 @@ export class KindsInformer<K extends string> {
   }
 
   private async loop(): Promise<void> {
+    // Failures in a row: a list refused again and again (a replica cut off from its leader) is
+    // retried ever less often, as kube's reflector backs off, instead of every relistDelayMs.
+    let failures = 0;
     while (!this.stopped) {
+      const started = Date.now();
       try {
         await this.listAndWatch();
+        failures = 0;
       } catch (err) {
+        if (Date.now() - started >= relistBackoffResetMs) failures = 0;
+        failures += 1;
         if (!this.stopped) this.options.log(`${this.options.name}: list or watch failed; listing again`, err);
       }
       for (const w of this.watches) w.stop();
       this.watches.clear();
       if (!this.stopped) this.options.handler.ended?.();
-      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, this.options.relistDelayMs));
+      const delayMs = Math.min(this.options.relistDelayMs * 2 ** Math.max(0, failures - 1), relistDelayMsMax);
+      if (!this.stopped) await (this.options.wait ?? sleep)(delayMs);
     }
   }
 
