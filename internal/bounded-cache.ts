@@ -20,6 +20,11 @@ export class BoundedCache<V, K = string> {
     return made;
   }
 
+  /** Drops every entry. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Entries held. */
   get size(): number {
     return this.entries.size;

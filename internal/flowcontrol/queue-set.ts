@@ -114,7 +114,7 @@ export class QueueSet {
   private liveExecutingSeats = 0;
   private activeQueues = 0;
   /** Hands dealt, by flow hash, for the current queue count and hand size. */
-  private hands = new BoundedCache<number[], bigint>(handCacheLimit);
+  private readonly hands = new BoundedCache<number[], bigint>(handCacheLimit);
   private currentR = 0;
   private lastRealMs: number;
   /** The queue dispatched from last: ties go to the queues after it. */
@@ -149,7 +149,7 @@ export class QueueSet {
       for (const { w, index } of waiting) this.push(this.queues[index % this.queues.length] as Queue, w);
       this.robinIndex = -1;
     }
-    this.hands = new BoundedCache<number[], bigint>(handCacheLimit);
+    this.hands.clear();
     this.config = config;
     this.dispatch();
   }

@@ -106,12 +106,14 @@ function compareFieldsV1Keys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-interface TreeNode {
+/** A FieldsV1 tree being built: children by FieldsV1 key; `member` when the node itself is in the set. */
+export interface TreeNode {
   member: boolean;
-  children: Map<string, TreeNode>;
+  readonly children: Map<string, TreeNode>;
 }
 
-function nodeToFieldsV1(node: TreeNode): FieldsV1 {
+/** The FieldsV1 of a built tree: children sorted (fields, keys, values, indexes), `"."` first. */
+export function nodeToFieldsV1(node: TreeNode): FieldsV1 {
   const out: FieldsV1 = {};
   if (node.member && node.children.size > 0) out['.'] = {};
   for (const key of [...node.children.keys()].sort(compareFieldsV1Keys)) out[key] = nodeToFieldsV1(node.children.get(key)!);

@@ -111,11 +111,17 @@ export function encodeManagedFields(managers: Map<string, ManagerFields>): Manag
     }));
 }
 
-const strippedExact = new FieldSet(
-  [['apiVersion'], ['kind'], ['metadata'], ['metadata', 'name'], ['metadata', 'namespace'], ['metadata', 'creationTimestamp'],
-    ['metadata', 'selfLink'], ['metadata', 'uid'], ['metadata', 'generation'], ['metadata', 'resourceVersion'],
-    ['metadata', 'deletionTimestamp'], ['metadata', 'deletionGracePeriodSeconds']].map((names) => names.map(fieldElement)),
-);
+/** Top-level fields nobody owns themselves (what they hold stays owned). */
+export const unownedTopFields: readonly string[] = ['apiVersion', 'kind', 'metadata'];
+/** Server-set metadata fields nobody owns themselves. */
+export const unownedMetadataFields: readonly string[] = [
+  'name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'generation', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds',
+];
+
+const strippedExact = new FieldSet([
+  ...unownedTopFields.map((name) => [fieldElement(name)]),
+  ...unownedMetadataFields.map((name) => [fieldElement('metadata'), fieldElement(name)]),
+]);
 const strippedRecursive = new FieldSet([[fieldElement('metadata'), fieldElement('managedFields')]]);
 
 /**

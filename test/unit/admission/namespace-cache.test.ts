@@ -18,20 +18,12 @@ async function until(check: () => boolean): Promise<void> {
 
 function setUp() {
   const storage = new FakeStorage();
-  // The watches the informer opens, so that a test can end one (as a snapshot install or a slow consumer's drop does).
-  const watches: { stop(): void }[] = [];
-  const watch = storage.watch.bind(storage);
-  storage.watch = (options) => {
-    const opened = watch(options);
-    watches.push(opened);
-    return opened;
-  };
   const registry = new ResourceRegistry('k8s.io');
   const served = registry.find('', 'v1', 'namespaces')!;
   const store = storeFor(storage, served, { serviceNetwork: serviceNetwork(), log: () => undefined }) as GenericStore;
   const cache = new NamespaceCache(store, () => undefined);
   const objects = new RegistryObjects(registry, new Map([[served, store]]), cache);
-  return { storage, store, cache, objects, watches };
+  return { storage, store, cache, objects };
 }
 
 test('namespaces are read from memory once listed and follow changes; a name not seen yet is read from the store', async () => {
@@ -59,11 +51,11 @@ test('namespaces are read from memory once listed and follow changes; a name not
 });
 
 test('once its watch ends, nothing is answered from memory until it has listed again: a namespace deleted meanwhile is read from the store', async () => {
-  const { storage, store, cache, objects, watches } = setUp();
+  const { storage, store, cache, objects } = setUp();
   await store.create(undefined, { metadata: { name: 'team-a' }, spec: { finalizers: ['kubernetes'] } }, { fieldManager: 'test' });
   cache.start();
   await until(() => cache.get('team-a') !== undefined);
-  watches.at(-1)?.stop();
+  storage.endWatches();
   await until(() => cache.get('team-a') === undefined);
   await store.delete(undefined, 'team-a', {});
   const read = await objects.get(namespaces, undefined, 'team-a');

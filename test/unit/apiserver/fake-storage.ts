@@ -15,6 +15,8 @@ export class FakeStorage implements Storage {
   /** The state at `rev`, kept as writes commit: replaying the history for every read made each write cost O(writes so far). */
   private readonly latest = new Map<string, KeyValue>();
   private readonly listeners = new Set<(e: HistoryEntry) => void>();
+  /** The stop of every open watch (endWatches). */
+  private readonly openWatches = new Set<() => void>();
   /** Changes of keys `lagging` matches, held back from the open watches (see lagWatches). */
   private lagging: ((key: string) => boolean) | null = null;
   private readonly held: HistoryEntry[] = [];
@@ -110,9 +112,11 @@ export class FakeStorage implements Storage {
     const stop = () => {
       stopped = true;
       this.listeners.delete(listener);
+      this.openWatches.delete(stop);
       wake?.();
       markEnded(null);
     };
+    this.openWatches.add(stop);
     async function* iterate(): AsyncGenerator<WatchEvent> {
       while (!stopped) {
         const next = queue.shift();
@@ -129,6 +133,11 @@ export class FakeStorage implements Storage {
       wake?.();
     };
     return { stop, ended, requestProgress, [Symbol.asyncIterator]: () => it };
+  }
+
+  /** Ends every open watch, as a replica's store does when it installs a snapshot or drops a slow watcher. */
+  endWatches(): void {
+    for (const stop of [...this.openWatches]) stop();
   }
 
   async currentRevision(): Promise<Revision> {

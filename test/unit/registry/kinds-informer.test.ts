@@ -7,14 +7,15 @@ import { KindsInformer, relistDelayMsMax } from '../../../internal/registry/gene
 import { ResourceRegistry } from '../../../internal/registry/resource-registry.ts';
 import { FakeStorage } from '../apiserver/fake-storage.ts';
 
-function namespaceStore(): GenericStore {
+function namespaceStore(storage: FakeStorage): GenericStore {
   const served = new ResourceRegistry('k8s.io').find('', 'v1', 'namespaces');
   assert.ok(served);
-  return new GenericStore(new FakeStorage(), served);
+  return new GenericStore(storage, served);
 }
 
 test('failing lists are retried after pauses that double up to the cap, and start over once a list and watch succeeded', async () => {
-  const store = namespaceStore();
+  const storage = new FakeStorage();
+  const store = namespaceStore(storage);
   const realList = store.list.bind(store);
   let failing = 8;
   store.list = async (namespace, query) => {
@@ -23,15 +24,6 @@ test('failing lists are retried after pauses that double up to the cap, and star
       throw new Error('leader unreachable');
     }
     return realList(namespace, query);
-  };
-  // The storage's watchers, to end the informer's watch from here.
-  const storage = store.storage;
-  const watchers: { stop(): void }[] = [];
-  const realWatch = storage.watch.bind(storage);
-  storage.watch = (options) => {
-    const watcher = realWatch(options);
-    watchers.push(watcher);
-    return watcher;
   };
   const pauses: number[] = [];
   let replaced = 0;
@@ -43,7 +35,7 @@ test('failing lists are retried after pauses that double up to the cap, and star
         replaced: () => {
           replaced += 1;
           // The first success: end its watch at once, so the loop pauses again.
-          if (replaced === 1) setImmediate(() => watchers.forEach((w) => w.stop()));
+          if (replaced === 1) setImmediate(() => storage.endWatches());
           if (replaced === 2) resolve();
         },
         changed: () => undefined,

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { encodeObject } from '../../../internal/registry/generic/codec.ts';
 import { objectKey } from '../../../internal/registry/generic/keys.ts';
 import { GenericStore } from '../../../internal/registry/generic/store.ts';
 import { startWatch, type ApiWatch, type ApiWatchEvent } from '../../../internal/registry/generic/watch.ts';
 import { ResourceRegistry } from '../../../internal/registry/resource-registry.ts';
 import { openLocalStorage } from '../../../internal/storage/open-local-storage.ts';
+import type { Storage } from '../../../internal/storage/storage.ts';
 
 async function nextEvent(w: ApiWatch): Promise<ApiWatchEvent> {
   const it = w.events[Symbol.asyncIterator]();
@@ -14,12 +15,17 @@ async function nextEvent(w: ApiWatch): Promise<ApiWatchEvent> {
   return r.value as ApiWatchEvent;
 }
 
-test('one change reaches every watcher as one shared decoded object, whatever their selectors', async (t) => {
+/** The ConfigMap store over a fresh in-memory SQLite store, closed after the test. */
+async function configMapStore(t: TestContext): Promise<{ storage: Storage; store: GenericStore }> {
   const storage = await openLocalStorage({ dataDir: ':memory:' });
   t.after(() => storage.close());
   const served = new ResourceRegistry('k8s.io').resources.find((r) => r.decl.plural === 'configmaps' && r.group === '');
   assert.ok(served);
-  const store = new GenericStore(storage, served);
+  return { storage, store: new GenericStore(storage, served) };
+}
+
+test('one change reaches every watcher as one shared decoded object, whatever their selectors', async (t) => {
+  const { storage, store } = await configMapStore(t);
   const key = objectKey(store.decl, 'ns', 'shared');
   const first = await storage.create(key, encodeObject({ metadata: { name: 'shared', namespace: 'ns', labels: { a: '1' } } }));
   const rv = String(first.modRevision);
@@ -50,11 +56,7 @@ test('one change reaches every watcher as one shared decoded object, whatever th
 });
 
 test('a watch of one name in every namespace gets that name\'s changes and decodes no other object', async (t) => {
-  const storage = await openLocalStorage({ dataDir: ':memory:' });
-  t.after(() => storage.close());
-  const served = new ResourceRegistry('k8s.io').resources.find((r) => r.decl.plural === 'configmaps' && r.group === '');
-  assert.ok(served);
-  const store = new GenericStore(storage, served);
+  const { storage, store } = await configMapStore(t);
   const decoded: string[] = [];
   const load = store.load.bind(store);
   store.load = (kv, revision) => {
