@@ -16,7 +16,7 @@ import { issueCertificate } from '../../internal/certificates/index.ts';
 import { startLocalCluster, type LocalCluster } from '../../internal/cluster/local-cluster.ts';
 import { fastRaftArgs } from '../support/cluster-fixture.ts';
 import { freePorts } from '../support/free-ports.ts';
-import { kubectlPath } from '../support/kubectl-runner.ts';
+import { kubectlPath, kubectlTarget } from '../support/kubectl-runner.ts';
 import { makeCa, makeCertificate } from '../unit/authn/fixtures/test-pki.ts';
 import { callReplica, type Answer } from '../support/auth-https.ts';
 import { closeServer, idToken as signIdToken, startOidcProvider, type OidcProvider } from '../support/auth-providers.ts';
@@ -35,7 +35,7 @@ function idToken(provider: OidcProvider, claims: Record<string, unknown>, audien
 
 function kubectl(cluster: LocalCluster, context: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(kubectlPath, ['--kubeconfig', cluster.kubeconfigPath, '--context', context, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(kubectlPath, [...kubectlTarget(cluster.kubeconfigPath, context), ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });

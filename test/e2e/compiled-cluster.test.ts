@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 import { childPidsOf, isRunning, killPid } from '../../bench/cleanup.ts';
 import { repoRoot } from '../../internal/cluster/build-layout.ts';
 import { freeConsecutivePorts } from '../support/free-ports.ts';
+import { kubectlPath, kubectlTarget } from '../support/kubectl-runner.ts';
 
 const run = promisify(execFile);
-const kubectlPath = '/usr/bin/kubectl';
 
 /** Resolves once `pattern` appears in the child's output; rejects on its exit or after `timeoutMs`. */
 function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<void> {
@@ -65,7 +65,7 @@ test('the compiled cluster make run starts serves kubectl from compiled replicas
   }
 
   const kubectl = async (context: string, ...args: string[]): Promise<string> =>
-    (await run(kubectlPath, ['--kubeconfig', kubeconfig, '--context', context, ...args], { timeout: 60_000 })).stdout;
+    (await run(kubectlPath, [...kubectlTarget(kubeconfig, context), ...args], { timeout: 60_000 })).stdout;
   assert.match(await kubectl('orch-1', 'create', 'configmap', 'built', '--from-literal=from=dist'), /configmap\/built created/);
   assert.equal(await kubectl('orch-3', 'get', 'configmap', 'built', '-o', 'jsonpath={.data.from}'), 'dist');
 

@@ -8,9 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startClusterFixture, type ClusterFixture } from '../support/cluster-fixture.ts';
+import { kubectlPath, kubectlTarget } from '../support/kubectl-runner.ts';
 
 const run = promisify(execFile);
-const kubectlPath = '/usr/bin/kubectl';
 
 interface Meta {
   uid: string;
@@ -25,7 +25,7 @@ function kubectlRotating(fixture: ClusterFixture): (args: string[]) => Promise<s
   return async (args) => {
     const context = fixture.cluster.replicas[turn++ % fixture.cluster.replicas.length]?.spec.name ?? 'orch-1';
     try {
-      const { stdout } = await run(kubectlPath, ['--kubeconfig', fixture.cluster.kubeconfigPath, '--context', context, ...args], { timeout: 60_000 });
+      const { stdout } = await run(kubectlPath, [...kubectlTarget(fixture.cluster.kubeconfigPath, context), ...args], { timeout: 60_000 });
       return stdout;
     } catch (error) {
       const e = error as { stderr?: string; message: string };

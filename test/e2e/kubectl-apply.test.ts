@@ -7,9 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startClusterFixture, type ClusterFixture } from '../support/cluster-fixture.ts';
+import { kubectlPath, kubectlTarget } from '../support/kubectl-runner.ts';
 
 const run = promisify(execFile);
-const kubectlPath = '/usr/bin/kubectl';
 
 interface KubectlResult {
   readonly code: number;
@@ -23,7 +23,7 @@ function kubectlRotating(fixture: ClusterFixture): (args: string[]) => Promise<K
   return async (args) => {
     const context = fixture.cluster.replicas[turn++ % fixture.cluster.replicas.length]?.spec.name ?? 'orch-1';
     try {
-      const { stdout, stderr } = await run(kubectlPath, ['--kubeconfig', fixture.cluster.kubeconfigPath, '--context', context, ...args], { timeout: 60_000 });
+      const { stdout, stderr } = await run(kubectlPath, [...kubectlTarget(fixture.cluster.kubeconfigPath, context), ...args], { timeout: 60_000 });
       return { code: 0, stdout, stderr };
     } catch (error) {
       const e = error as { code?: number; stdout?: string; stderr?: string; message: string };

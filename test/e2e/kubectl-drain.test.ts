@@ -7,15 +7,15 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startClusterFixture, type ClusterFixture } from '../support/cluster-fixture.ts';
 import type { TestApiClient } from '../support/api-client.ts';
+import { kubectlPath, kubectlTarget } from '../support/kubectl-runner.ts';
 
 const run = promisify(execFile);
-const kubectlPath = '/usr/bin/kubectl';
 
 /** Runs kubectl through replica `replica`; resolves with its exit code and output (never throws for a failing command). */
 async function kubectl(fixture: ClusterFixture, args: string[], replica = 0, timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
   const context = fixture.cluster.replicas[replica]?.spec.name ?? 'orch-1';
   try {
-    const { stdout, stderr } = await run(kubectlPath, ['--kubeconfig', fixture.cluster.kubeconfigPath, '--context', context, ...args], { timeout: timeoutMs });
+    const { stdout, stderr } = await run(kubectlPath, [...kubectlTarget(fixture.cluster.kubeconfigPath, context), ...args], { timeout: timeoutMs });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };

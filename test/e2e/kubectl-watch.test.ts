@@ -9,9 +9,9 @@ import { promisify } from 'node:util';
 import { JsonDocumentSplitter } from '../../internal/client/json-stream.ts';
 import type { TestApiClient } from '../support/api-client.ts';
 import { startClusterFixture, type ClusterFixture } from '../support/cluster-fixture.ts';
+import { kubectlPath, kubectlTarget } from '../support/kubectl-runner.ts';
 
 const run = promisify(execFile);
-const kubectlPath = '/usr/bin/kubectl';
 const collection = '/api/v1/namespaces/default/configmaps';
 
 interface WatchDocument {
@@ -32,7 +32,7 @@ interface KubectlWatch {
 }
 
 function baseArgs(fixture: ClusterFixture, context: string): string[] {
-  return ['--kubeconfig', fixture.cluster.kubeconfigPath, '--context', context];
+  return kubectlTarget(fixture.cluster.kubeconfigPath, context);
 }
 
 /** Spawns kubectl with `args` (which must print watch events as JSON); it is killed by pid when the test ends. */

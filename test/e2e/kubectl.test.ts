@@ -7,16 +7,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startClusterFixture, type ClusterFixture } from '../support/cluster-fixture.ts';
+import { kubectlPath, kubectlTarget } from '../support/kubectl-runner.ts';
 
 const run = promisify(execFile);
-const kubectlPath = '/usr/bin/kubectl';
 
 /** Runs kubectl through the next replica in turn; returns stdout, or throws with stderr. */
 function kubectlRotating(fixture: ClusterFixture): (args: string[], input?: string) => Promise<string> {
   let turn = 0;
   return async (args, input) => {
     const context = fixture.cluster.replicas[turn++ % fixture.cluster.replicas.length]?.spec.name ?? 'orch-1';
-    const child = run(kubectlPath, ['--kubeconfig', fixture.cluster.kubeconfigPath, '--context', context, ...args], { timeout: 60_000 });
+    const child = run(kubectlPath, [...kubectlTarget(fixture.cluster.kubeconfigPath, context), ...args], { timeout: 60_000 });
     if (input !== undefined) {
       child.child.stdin?.end(input);
     }

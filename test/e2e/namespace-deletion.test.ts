@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startClusterFixture, type ClusterFixture } from '../support/cluster-fixture.ts';
+import { kubectlPath, kubectlTarget } from '../support/kubectl-runner.ts';
 
 const run = promisify(execFile);
-const kubectlPath = '/usr/bin/kubectl';
 
 let fixture: ClusterFixture;
 before(async () => {
@@ -18,7 +18,7 @@ after(() => fixture.close());
 
 /** Runs kubectl against replica `context`; returns stdout, or throws with stderr. */
 async function kubectl(context: string, args: string[], input?: string): Promise<string> {
-  const child = run(kubectlPath, ['--kubeconfig', fixture.cluster.kubeconfigPath, '--context', context, ...args], { timeout: 90_000 });
+  const child = run(kubectlPath, [...kubectlTarget(fixture.cluster.kubeconfigPath, context), ...args], { timeout: 90_000 });
   if (input !== undefined) child.child.stdin?.end(input);
   try {
     return (await child).stdout;

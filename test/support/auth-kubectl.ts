@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import type { ClusterFixture } from './cluster-fixture.ts';
-import { kubectlPath, type KubectlOn } from './kubectl-runner.ts';
+import { kubectlPath, kubectlTarget, type KubectlOn } from './kubectl-runner.ts';
 
 /** Writes at `path` the fixture's kubeconfig with its user's credentials removed. */
 export function writeCredentialFreeKubeconfig(fixture: ClusterFixture, path: string): void {
@@ -23,7 +23,7 @@ export function kubectlWithToken(fixture: ClusterFixture, kubeconfigPath: string
   return (replica, args, input) => new Promise((resolve) => {
     const context = replicas[replica % replicas.length]?.spec.name;
     assert.ok(context !== undefined, 'the fixture has replicas');
-    const child = execFile(kubectlPath, ['--kubeconfig', kubeconfigPath, '--context', context, `--token=${token}`, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+    const child = execFile(kubectlPath, [...kubectlTarget(kubeconfigPath, context), `--token=${token}`, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ code, stdout, stderr: error !== null && stderr === '' ? error.message : stderr });
     });

@@ -1,9 +1,20 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import type { ClusterFixture } from './cluster-fixture.ts';
 
 /** The kubectl the end-to-end tests run, as a user of the machine would. */
 export const kubectlPath = '/usr/bin/kubectl';
+
+/**
+ * kubectl's flags for `context` of the kubeconfig at `kubeconfigPath`, with its cache beside that
+ * kubeconfig: kubectl's default cache ($HOME/.kube/cache) is keyed by host and port and trusted for
+ * 6 hours, so a cluster on a port an earlier test's cluster had would get that cluster's
+ * discovery (and a request that should have failed on discovery goes out instead).
+ */
+export function kubectlTarget(kubeconfigPath: string, context: string): string[] {
+  return ['--kubeconfig', kubeconfigPath, '--cache-dir', join(dirname(kubeconfigPath), 'kubectl-cache'), '--context', context];
+}
 
 /** What one kubectl run gave. */
 export interface KubectlResult {
@@ -24,7 +35,7 @@ export function kubectlOn(fixture: ClusterFixture): KubectlOn {
   return (replica, args, input) => new Promise((resolve) => {
     const context = replicas[replica % replicas.length]?.spec.name;
     assert.ok(context !== undefined, 'the fixture has replicas');
-    const child = execFile(kubectlPath, ['--kubeconfig', fixture.cluster.kubeconfigPath, '--context', context, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+    const child = execFile(kubectlPath, [...kubectlTarget(fixture.cluster.kubeconfigPath, context), ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ code, stdout, stderr: error !== null && stderr === '' ? error.message : stderr });
     });

@@ -12,6 +12,8 @@ import { openRaftStorage, type RaftStorage } from '../../../internal/storage/raf
 import { freePorts } from '../../support/free-ports.ts';
 
 const writes = 120;
+/** Writes relayed together: more than the cap's 32 entries. */
+const waveWrites = 40;
 /** Floods sent at most, until the cap has refused a relay. */
 const maxRounds = 5;
 const valueBytes = 1024;
@@ -46,16 +48,22 @@ test('writes relayed past the leader\'s cap on uncommitted bytes are retried, an
   const follower = replicas.find((r) => !r.node.isLeader() && r.node.leaderId() !== null) ?? replicas.find((r) => !r.node.isLeader());
   assert.ok(follower);
   const value = new Uint8Array(valueBytes).fill(7);
-  // A follower that relays a whole flood in one batch finds the leader with nothing uncommitted,
-  // and the cap lets a batch through then (as etcd's): on a loaded machine a flood may meet no
-  // refusal. Flood again (new keys) until one was refused.
+  // The cap lets a batch through whatever its size when nothing is uncommitted (as etcd's), so a
+  // flood relayed in one batch meets no refusal. Each flood goes in waves bigger than the cap, the
+  // next relayed as soon as the previous one has left the follower, before the leader can commit
+  // it: the second wave finds the first uncommitted. Flood again (new keys) until one was refused.
   let sent = 0;
   for (let round = 0; round < maxRounds && follower.node.metrics().relayedProposals === sent; round++) {
-    const first = sent;
-    const outcomes: PromiseSettledResult<unknown>[] = await Promise.allSettled(Array.from({ length: writes }, (_, i) => follower.storage.create(`/flood/${first + i}`, value)));
-    const refused = outcomes.find((o) => o.status === 'rejected');
+    const waves: Promise<PromiseSettledResult<unknown>[]>[] = [];
+    for (let wave = 0; wave < writes / waveWrites; wave++) {
+      const first = sent;
+      waves.push(Promise.allSettled(Array.from({ length: waveWrites }, (_, i) => follower.storage.create(`/flood/${first + i}`, value))));
+      sent += waveWrites;
+      while (follower.node.metrics().relayedProposals < sent) await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve)); // the Ready that sends the wave
+    }
+    const refused = (await Promise.all(waves)).flat().find((o) => o.status === 'rejected');
     assert.equal(refused, undefined, `refused: ${refused?.status === 'rejected' ? String(refused.reason) : ''}`);
-    sent += writes;
   }
   assert.ok(follower.node.metrics().relayedProposals > sent, `the cap refused no relay in ${maxRounds} floods: the test proves nothing`);
   // Every replica applies every acknowledged write (the leader's and the other follower's apply may trail).
