@@ -1,6 +1,6 @@
 // The scale curve (issue 28): for each object count, a fresh 3-replica orch filled with that many
-// ConfigMaps of 1 KiB, then a LIST of all of them with the serving replica's peak RSS, the data on
-// disk, a snapshot download, a follower's restart to ready, its catch-up after writes it missed,
+// ConfigMaps of 1 KiB, then a LIST of all of them with the serving replica's peak RSS, stalled
+// watches of them with the memory each holds, one watch's initial events, the data on disk, a snapshot download, a follower's restart to ready, its catch-up after writes it missed,
 // and a new member's install of the leader's Raft snapshot. Bounded by one time budget; every
 // replica is killed by pid however a point ends.
 import { rmSync } from 'node:fs';
@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import type { LoadResult } from './load.ts';
 import { ensureNamespace, startOrch, type OrchTarget } from './orch-target.ts';
 import {
-  createObjects, measureCatchUp, measureDisk, measureInstall, measureLists, measureRestart, measureSnapshotSave, summarizeLists,
+  createObjects, measureCatchUp, measureDisk, measureInstall, measureLists, measureRestart, measureSnapshotSave, measureWatchers, summarizeLists,
   type CatchUpResult, type DiskUsage, type InstallResult, type ListSample, type ListSummary, type RestartResult, type ScaleContext, type SnapshotSave,
+  type WatchersResult,
 } from './scale-steps.ts';
 import { formatNumber, makeRow, type BenchRow } from './stats.ts';
 
@@ -37,6 +38,7 @@ export interface ScalePoint {
   readonly create: LoadResult | null;
   readonly lists: readonly ListSample[] | null;
   readonly list: ListSummary | null;
+  readonly watchers: WatchersResult | null;
   readonly disk: readonly DiskUsage[] | null;
   readonly snapshotSave: SnapshotSave | null;
   readonly restart: RestartResult | null;
@@ -66,6 +68,11 @@ function snapshotMarginEntries(count: number): number {
 const listGrowthRatioMax = 3;
 const listGrowthTargetCount = 100_000;
 const namespace = 'bench-scale';
+/** Watches of the collection held unread on one follower, and for how long, at each count. */
+const stalledWatchers = 100;
+const stalledWatchHoldMs = 3_000;
+/** The issue's acceptance: memory per watcher independent of the collection's size (judged as at most this much more per watcher at the largest count than at the smallest). */
+const watcherGrowthRatioMax = 2;
 
 export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleResult> {
   const points: ScalePoint[] = [];
@@ -99,7 +106,7 @@ async function measureCount(count: number, options: ScaleBenchOptions): Promise<
   const dataDir = join(options.dataDir, `scale-${count}`);
   const snapshotEveryEntries = count + options.catchUpWrites + snapshotMarginEntries(count);
   const errors: string[] = [];
-  const empty = { count, snapshotEveryEntries, create: null, lists: null, list: null, disk: null, snapshotSave: null, restart: null, catchUp: null, install: null };
+  const empty = { count, snapshotEveryEntries, create: null, lists: null, list: null, watchers: null, disk: null, snapshotSave: null, restart: null, catchUp: null, install: null };
   let target: OrchTarget | null = null;
   try {
     target = await startOrch({
@@ -115,12 +122,13 @@ async function measureCount(count: number, options: ScaleBenchOptions): Promise<
       return { ...empty, create, errors };
     }
     const lists = await step('LIST', errors, options.log, () => measureLists(ctx));
+    const watchers = await step('watchers', errors, options.log, () => measureWatchers(ctx, stalledWatchers, stalledWatchHoldMs));
     const disk = await step('disk', errors, options.log, () => measureDisk(ctx));
     const snapshotSave = await step('snapshot save', errors, options.log, () => measureSnapshotSave(ctx));
     const restart = await step('restart', errors, options.log, () => measureRestart(ctx));
     const catchUp = await step('catch-up', errors, options.log, () => measureCatchUp(ctx, options.catchUpWrites));
     const install = await step('snapshot install', errors, options.log, () => measureInstall(ctx, snapshotEveryEntries));
-    return { count, snapshotEveryEntries, create, lists, list: lists === null ? null : summarizeLists(lists), disk, snapshotSave, restart, catchUp, install, errors };
+    return { count, snapshotEveryEntries, create, lists, list: lists === null ? null : summarizeLists(lists), watchers, disk, snapshotSave, restart, catchUp, install, errors };
   } catch (error) {
     errors.push(error instanceof Error ? error.message : String(error));
     return { ...empty, errors };
@@ -130,6 +138,7 @@ async function measureCount(count: number, options: ScaleBenchOptions): Promise<
   }
 }
 
+const kib = (bytes: number | null | undefined): number | null => (bytes === null || bytes === undefined ? null : bytes / 1024);
 const mib = (bytes: number | null | undefined): number | null => (bytes === null || bytes === undefined ? null : bytes / (1024 * 1024));
 
 /** The replica with the most bytes on disk (the three hold the same data; the largest is the bound). */
@@ -150,6 +159,8 @@ export function scaleRows(result: ScaleResult): BenchRow[] {
       makeRow({ section, name: `${n} configmaps: LIST response size`, unit: 'MiB', orch: mib(p.list?.bytes) }),
       makeRow({ section, name: `${n} configmaps: LIST peak RSS growth, serving replica (max of 3)`, unit: 'MiB', orch: mib(p.list?.growthBytesMax) }),
       makeRow({ section, name: `${n} configmaps: LIST peak RSS growth / response size`, unit: 'x', orch: p.list?.growthRatio ?? null }),
+      makeRow({ section, name: `${n} configmaps: peak RSS growth per stalled watcher (${stalledWatchers} watches of all, unread, on a follower)`, unit: 'KiB', orch: kib(p.watchers?.growthBytesPerWatcher) }),
+      makeRow({ section, name: `${n} configmaps: one watch's initial events (request to the last ADDED)`, unit: 'ms', orch: p.watchers?.initialEventsMs ?? null }),
       makeRow({ section, name: `${n} configmaps: state database on disk (one replica)`, unit: 'MiB', orch: mib(disk?.stateBytes) }),
       makeRow({ section, name: `${n} configmaps: Raft log on disk (one replica)`, unit: 'MiB', orch: mib(disk?.raftBytes) }),
       makeRow({ section, name: `${n} configmaps: snapshot save (GET /orch/v1/snapshot)`, unit: 'ms', orch: p.snapshotSave?.ms ?? null }),
@@ -175,7 +186,17 @@ export function scaleNotes(result: ScaleResult): string[] {
   } else if (largest !== undefined) {
     notes.push(`info: LIST of ${largest.count} objects: ${describe(largest)} (the ${listGrowthRatioMax}x target is judged at ${listGrowthTargetCount}: BENCH_SCALE=1)`);
   }
+  const withWatchers = result.points.filter((p) => p.watchers?.growthBytesPerWatcher !== null && p.watchers?.growthBytesPerWatcher !== undefined);
+  const smallest = withWatchers[0];
+  const largestWatched = withWatchers.at(-1);
+  if (smallest !== undefined && largestWatched !== undefined && largestWatched !== smallest) {
+    const per = (p: ScalePoint): number => Math.max(1, p.watchers?.growthBytesPerWatcher ?? 0);
+    const ratio = per(largestWatched) / per(smallest);
+    const each = withWatchers.map((p) => `${formatNumber(kib(p.watchers?.growthBytesPerWatcher))} KiB at ${p.count}`).join(', ');
+    notes.push(`target: memory per stalled watcher independent of the collection's size (at most ${watcherGrowthRatioMax}x from ${smallest.count} to ${largestWatched.count} objects): ${ratio <= watcherGrowthRatioMax ? 'met' : 'missed'} (${each}; ${formatNumber(ratio)}x)`);
+  }
   for (const p of result.points) {
+    if (p.watchers?.peakReset === false) notes.push(`scale ${p.count}: peak RSS could not be reset before the watchers: their growth covers more than them`);
     if (p.list !== null && p.list.items !== p.count) notes.push(`scale ${p.count}: a LIST returned ${p.list.items} items`);
     if (p.lists?.some((s) => !s.peakReset) === true) notes.push(`scale ${p.count}: peak RSS could not be reset before a LIST: its growth covers more than the LIST`);
     if (p.install !== null && p.install.memberSnapshotIndex === 0) notes.push(`scale ${p.count}: the joining member caught up without installing a snapshot`);

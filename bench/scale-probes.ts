@@ -1,7 +1,9 @@
 // What the scale curve reads outside the API's JSON besides a process's memory (bench/proc-stats.ts):
-// a data directory's bytes on disk, and bodies too large to hold (a LIST of 100,000 objects, a
-// snapshot) streamed and counted instead of parsed.
+// a data directory's bytes on disk, bodies too large to hold (a LIST of 100,000 objects, a
+// snapshot) streamed and counted instead of parsed, and watches held open without reading them.
 import { readdirSync, statSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
+import { Agent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 
@@ -69,6 +71,75 @@ export async function streamedGet(baseUrl: string, caPem: string, token: string,
       counter?.push(chunk.toString('latin1'));
     }
     return { status: res.statusCode, ms: performance.now() - t0, bytes, markers: counter?.count ?? 0 };
+  } finally {
+    await pool.destroy().catch(() => undefined);
+  }
+}
+
+/** Watches held open, their bodies not read. */
+export interface HeldWatches {
+  readonly opened: number;
+  /** Ends every watch (destroys its connection). */
+  close(): void;
+}
+
+/**
+ * Opens `count` watches of `path` on `baseUrl`, each on its own connection, as the admin, and
+ * resolves once every one has answered 200: their bodies are then read no further than the
+ * response stream's buffer, so the server's writes to them wait, as for a stalled client. Rejects
+ * (with every watch ended) when one answers otherwise or not within `timeoutMs`.
+ */
+export async function holdWatches(baseUrl: string, caPem: string, token: string, path: string, count: number, timeoutMs: number): Promise<HeldWatches> {
+  const agent = new Agent({ ca: caPem, keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const requests: ClientRequest[] = [];
+  const close = (): void => {
+    for (const req of requests) req.destroy();
+    agent.destroy();
+  };
+  const open = (): Promise<void> => new Promise((resolve, reject) => {
+    const req = httpsRequest(new URL(path, baseUrl), { agent, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
+      req.setTimeout(0);
+      if (res.statusCode === 200) resolve();
+      else reject(new Error(`watch ${path}: status ${res.statusCode ?? 0}`));
+      // No 'data' listener: the body stays paused.
+    });
+    requests.push(req);
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`watch ${path}: no answer in ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
+  try {
+    await Promise.all(Array.from({ length: count }, open));
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { opened: count, close };
+}
+
+/** What one watch read until it had seen a marker `count` times. */
+export interface WatchedUntil {
+  readonly status: number;
+  /** From sending the request to the `count`th marker. */
+  readonly ms: number;
+  readonly bytes: number;
+}
+
+/** Watches `path` as the admin until `marker` has come `count` times in the body, then ends the watch. */
+export async function watchUntil(baseUrl: string, caPem: string, token: string, path: string, options: { marker: string; count: number; timeoutMs: number }): Promise<WatchedUntil> {
+  const pool = new Pool(baseUrl, { connect: { ca: caPem }, connections: 1, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  try {
+    const t0 = performance.now();
+    const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal: AbortSignal.timeout(options.timeoutMs) });
+    if (res.statusCode !== 200) return { status: res.statusCode, ms: performance.now() - t0, bytes: 0 };
+    const counter = new MarkerCounter(options.marker);
+    let bytes = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      counter.push(chunk.toString('latin1'));
+      if (counter.count >= options.count) return { status: 200, ms: performance.now() - t0, bytes };
+    }
+    throw new Error(`watch ${path} ended after ${counter.count} of ${options.count} markers`);
   } finally {
     await pool.destroy().catch(() => undefined);
   }

@@ -1,7 +1,8 @@
 // The measurements of one point of the scale curve, each against a running 3-replica orch holding
-// `count` ConfigMaps: a LIST with the serving replica's peak RSS, the data on disk, a snapshot
-// download, a follower's restart, its catch-up after writes it missed, and a new member's
-// install of the leader's Raft snapshot.
+// `count` ConfigMaps: a LIST with the serving replica's peak RSS, watches of the collection (stalled
+// ones' memory, one's initial events), the data on disk, a snapshot download, a follower's
+// restart, its catch-up after writes it missed, and a new member's install of the leader's Raft
+// snapshot.
 import { join } from 'node:path';
 import { killPid, onCleanup } from './cleanup.ts';
 import { createObjects as createObjectsOver } from './create-phases.ts';
@@ -10,7 +11,7 @@ import { configMap, OrchClient } from './orch-client.ts';
 import type { OrchTarget } from './orch-target.ts';
 import { procMemoryBytes, resetPeakRss } from './proc-stats.ts';
 import { awaitApplied, pollUntil, statusOf, type ReplicaStatusView } from './replica-status.ts';
-import { directoryBytes, streamedGet } from './scale-probes.ts';
+import { directoryBytes, holdWatches, streamedGet, watchUntil } from './scale-probes.ts';
 import { percentile } from './stats.ts';
 import { probeReady } from '../internal/cluster/wait-ready.ts';
 import { stopReplica, type LocalReplica } from '../internal/cluster/local-cluster.ts';
@@ -145,6 +146,52 @@ export function summarizeLists(samples: readonly ListSample[]): ListSummary {
     items: Math.min(...samples.map((s) => s.items)),
     growthBytesMax,
     growthRatio: growthBytesMax === null || bytes === 0 ? null : growthBytesMax / bytes,
+  };
+}
+
+/** Watches of the whole collection on one follower: stalled ones' memory, then one read to its end. */
+export interface WatchersResult {
+  readonly replica: string;
+  /** Watches opened at once (no resourceVersion: each begins with the collection as ADDED events), none read. */
+  readonly watchers: number;
+  /** VmRSS before they were opened (after the peak was reset to it), and VmHWM after holding them. */
+  readonly rssBeforeBytes: number | null;
+  readonly peakBytes: number | null;
+  /** (peak - rss before) / watchers: what one stalled watcher of the collection held at most. */
+  readonly growthBytesPerWatcher: number | null;
+  readonly peakReset: boolean;
+  /** One more watch, read as fast as it comes: from the request to its `count`th ADDED event. */
+  readonly initialEventsMs: number;
+}
+
+/**
+ * Opens `watchers` watches of the collection on a follower and reads none of them for `holdMs`,
+ * as stalled clients would: what the replica holds for each is then what it keeps of their
+ * initial events (a page of them at a time, so it should not grow with the collection). Then
+ * times one watch's initial events, read to the last object.
+ */
+export async function measureWatchers(ctx: ScaleContext, watchers: number, holdMs: number): Promise<WatchersResult> {
+  const { replica } = await follower(ctx);
+  const pid = replica.process?.pid;
+  if (pid === undefined) throw new Error(`${replica.spec.name} has no process`);
+  const { caPem, adminToken } = ctx.target.cluster;
+  const path = `/api/v1/namespaces/${ctx.namespace}/configmaps?watch=1`;
+  const peakReset = resetPeakRss(pid);
+  const rssBeforeBytes = procMemoryBytes(pid, 'VmRSS');
+  const held = await holdWatches(replica.apiUrl, caPem, adminToken, path, watchers, ctx.requestTimeoutMs);
+  let peakBytes: number | null;
+  try {
+    // Until each watch's connection has pushed back and the replica holds what it will hold.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(holdMs, ctx.deadline - performance.now()))));
+    peakBytes = procMemoryBytes(pid, 'VmHWM');
+  } finally {
+    held.close();
+  }
+  const drained = await watchUntil(replica.apiUrl, caPem, adminToken, path, { marker: '"type":"ADDED"', count: ctx.count, timeoutMs: Math.max(ctx.requestTimeoutMs, 120_000) });
+  if (drained.status !== 200) throw new Error(`watch on ${replica.spec.name}: status ${drained.status}`);
+  return {
+    replica: replica.spec.name, watchers, rssBeforeBytes, peakBytes, peakReset, initialEventsMs: drained.ms,
+    growthBytesPerWatcher: rssBeforeBytes === null || peakBytes === null ? null : (peakBytes - rssBeforeBytes) / watchers,
   };
 }
 

@@ -13,11 +13,12 @@ function sample(replica: string, ms: number, growthBytes: number | null): ListSa
   return { replica, role: 'follower', ms, bytes: 10 * mib, items: 100_000, rssBeforeBytes: 100 * mib, peakBytes: growthBytes === null ? null : 100 * mib + growthBytes, growthBytes, peakReset: true };
 }
 
-function point(count: number, growthBytes: number, errors: string[] = []): ScalePoint {
+function point(count: number, growthBytes: number, errors: string[] = [], watcherBytes = 300 * 1024): ScalePoint {
   const lists = [sample('orch-1', 30, growthBytes), sample('orch-2', 10, growthBytes / 2), sample('orch-3', 20, null)];
   const load = { ops: count, errors: 0, firstError: null, elapsedMs: 1000, opsPerSecond: count, latency: { count, p50Ms: 1, p99Ms: 2, maxMs: 3 } };
   return {
     count, snapshotEveryEntries: count + 12_000, create: load, lists, list: summarizeLists(lists),
+    watchers: { replica: 'orch-2', watchers: 100, rssBeforeBytes: 100 * mib, peakBytes: 100 * mib + 100 * watcherBytes, growthBytesPerWatcher: watcherBytes, peakReset: true, initialEventsMs: 250 },
     disk: [{ replica: 'orch-1', stateBytes: 2 * mib, raftBytes: mib }, { replica: 'orch-2', stateBytes: 3 * mib, raftBytes: mib }],
     snapshotSave: { replica: 'orch-1', ms: 40, bytes: 3 * mib },
     restart: { replica: 'orch-1', msToReady: 900 },
@@ -65,7 +66,7 @@ test('the LIST summary takes the p50 time and the largest growth of the serving 
 test('each count gives the same rows in the scale section, a failed step an empty cell', () => {
   const failed = { ...point(1_000, mib), restart: null };
   const rows = scaleRows(result([failed, point(10_000, 2 * mib)]));
-  assert.equal(rows.length, 24);
+  assert.equal(rows.length, 28);
   assert.ok(rows.every((r) => r.section === 'scale' && r.etcd === null));
   const byName = (name: string) => rows.find((r) => r.name === name);
   assert.equal(byName('1000 configmaps: follower restart to ready')?.orch, null);
@@ -73,6 +74,16 @@ test('each count gives the same rows in the scale section, a failed step an empt
   assert.equal(byName('10000 configmaps: state database on disk (one replica)')?.orch, 3, 'the replica with the most bytes');
   assert.equal(byName('10000 configmaps: LIST peak RSS growth / response size')?.orch, 0.2);
   assert.equal(byName('10000 configmaps: follower catch-up after 10000 missed writes')?.orch, 1500);
+  assert.equal(byName('10000 configmaps: peak RSS growth per stalled watcher (100 watches of all, unread, on a follower)')?.orch, 300);
+  assert.equal(byName('10000 configmaps: one watch\'s initial events (request to the last ADDED)')?.orch, 250);
+});
+
+test('memory per stalled watcher is judged from the smallest count to the largest: at most 2x', () => {
+  const held = (notes: string[]) => notes.find((n) => n.includes('per stalled watcher')) ?? '';
+  assert.match(held(scaleNotes(result([point(1_000, mib, [], 200 * 1024), point(10_000, mib, [], 380 * 1024), point(100_000, mib, [], 390 * 1024)]))),
+    /^target: memory per stalled watcher .*: met \(200 KiB at 1000, 380 KiB at 10000, 390 KiB at 100000; 1\.95x\)$/);
+  assert.match(held(scaleNotes(result([point(1_000, mib, [], 100 * 1024), point(100_000, mib, [], 1024 * 1024)]))), /: missed \(.*; 10\.2x\)$/);
+  assert.equal(held(scaleNotes(result([point(1_000, mib)]))), '', 'one count judges nothing');
 });
 
 test('the LIST memory target is judged at 100,000 objects only; smaller curves give an info line', () => {
