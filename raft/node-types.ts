@@ -120,4 +120,6 @@ export interface RaftNodeMetrics {
   readonly forwardedCommands: number;
   /** Commands this node relayed to leaders on the Raft stream (proposeViaLeader), counting each re-relay to a new leader. */
   readonly relayedProposals: number;
+  /** Proposals relayed to this node that it dropped (not the leader, or past its cap on uncommitted bytes): their proposers relay them again. */
+  readonly droppedRelayedProposals: number;
 }

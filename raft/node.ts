@@ -60,6 +60,7 @@ export class RaftNode extends EventEmitter {
   private persistTransactions = 0;
   private persistedEntries = 0;
   private relayedProposals = 0;
+  private droppedRelayedProposals = 0;
   /** Entry bytes applied since the last snapshot. */
   private appliedBytesSinceSnapshot = 0;
   /** After a failed snapshot, the applied index before which no other is tried. */
@@ -167,7 +168,7 @@ export class RaftNode extends EventEmitter {
     return {
       term: s.term, commitIndex: s.commit, appliedIndex: this.applied, isLeader: this.isLeader(), lastIndex: this.storage.lastIndex(),
       snapshotIndex: this.storage.snapshot().metadata.index, persistTransactions: this.persistTransactions, persistedEntries: this.persistedEntries,
-      forwardBatches: forwards.batches, forwardedCommands: forwards.commands, relayedProposals: this.relayedProposals,
+      forwardBatches: forwards.batches, forwardedCommands: forwards.commands, relayedProposals: this.relayedProposals, droppedRelayedProposals: this.droppedRelayedProposals,
     };
   }
 
@@ -789,7 +790,7 @@ export class RaftNode extends EventEmitter {
   private stepSafely(m: Message): void {
     if (this.stopped) return;
     try {
-      this.raw.step(m);
+      if (!this.raw.step(m)) this.droppedRelayedProposals++;
     } catch (err) {
       if (!(err instanceof RaftError)) throw err; // a stale or refused message: Raft tolerates loss
     }

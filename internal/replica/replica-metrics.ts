@@ -36,6 +36,7 @@ export function registerReplicaGauges(registry: Registry, raft: RaftNode, storag
   counter('orch_raft_persist_transactions_total', 'Raft Ready transactions persisted (each one fsync when it carries entries or a vote).', () => raft.metrics().persistTransactions);
   counter('orch_raft_persisted_entries_total', 'Log entries persisted; divided by the transactions, the group-commit factor.', () => raft.metrics().persistedEntries);
   counter('orch_raft_relayed_proposals_total', 'Writes this follower relayed to the leader on the Raft stream, counting each re-relay to a new leader.', () => raft.metrics().relayedProposals);
+  counter('orch_raft_dropped_relayed_proposals_total', 'Writes relayed to this replica that it dropped (not the leader, or past its cap on uncommitted bytes); their followers relay them again.', () => raft.metrics().droppedRelayedProposals);
   counter('orch_raft_forward_batches_total', 'ForwardBatch calls sent to the leader (followers relay on the Raft stream instead; kept for the ForwardBatch API).', () => raft.metrics().forwardBatches);
   counter('orch_raft_forwarded_commands_total', 'Commands forwarded to the leader in ForwardBatch calls; divided by the batches, the forward coalescing factor.', () => raft.metrics().forwardedCommands);
   gauge('orch_raft_is_leader', 'Whether this replica is the Raft leader (1) or not (0).', () => (raft.isLeader() ? 1 : 0));

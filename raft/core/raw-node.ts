@@ -71,14 +71,18 @@ export class RawNode {
     return this.r.applyConfChange(cc);
   }
 
-  /** Handles a message from the network. Local-only types are refused (assert). */
-  step(m: Message): void {
+  /**
+   * Handles a message from the network; false when it was a forwarded proposal this node dropped
+   * (not the leader, or past the cap on uncommitted bytes): its proposer retries. Local-only types
+   * are refused (assert).
+   */
+  step(m: Message): boolean {
     if (isLocalOnly(m.type)) throw new Error(`assert: local message type ${m.type} from the network`);
     try {
       this.r.step(m);
+      return true;
     } catch (e) {
-      // A forwarded proposal the leader cannot take is dropped; its proposer retries.
-      if (e instanceof RaftError && m.type === 'prop') return;
+      if (e instanceof RaftError && m.type === 'prop') return false;
       throw e;
     }
   }
