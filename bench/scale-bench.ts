@@ -71,7 +71,7 @@ const namespace = 'bench-scale';
 /** Watches of the collection held unread on one follower, and for how long, at each count. */
 const stalledWatchers = 100;
 const stalledWatchHoldMs = 3_000;
-/** The issue's acceptance: memory per watcher independent of the collection's size (judged as at most this much more per watcher at the largest count than at the smallest). */
+/** The issue's acceptance: memory per watcher independent of the collection's size (judged as the largest per watcher over the counts at most this many times the smallest). */
 const watcherGrowthRatioMax = 2;
 
 export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleResult> {
@@ -160,7 +160,7 @@ export function scaleRows(result: ScaleResult): BenchRow[] {
       makeRow({ section, name: `${n} configmaps: LIST peak RSS growth, serving replica (max of 3)`, unit: 'MiB', orch: mib(p.list?.growthBytesMax) }),
       makeRow({ section, name: `${n} configmaps: LIST peak RSS growth / response size`, unit: 'x', orch: p.list?.growthRatio ?? null }),
       makeRow({ section, name: `${n} configmaps: peak RSS growth per stalled watcher (${stalledWatchers} watches of all, unread, on a follower)`, unit: 'KiB', orch: kib(p.watchers?.growthBytesPerWatcher) }),
-      makeRow({ section, name: `${n} configmaps: one watch's initial events (request to the last ADDED)`, unit: 'ms', orch: p.watchers?.initialEventsMs ?? null }),
+      makeRow({ section, name: `${n} configmaps: one watch's initial events (request to the last object's ADDED)`, unit: 'ms', orch: p.watchers?.initialEventsMs ?? null }),
       makeRow({ section, name: `${n} configmaps: state database on disk (one replica)`, unit: 'MiB', orch: mib(disk?.stateBytes) }),
       makeRow({ section, name: `${n} configmaps: Raft log on disk (one replica)`, unit: 'MiB', orch: mib(disk?.raftBytes) }),
       makeRow({ section, name: `${n} configmaps: snapshot save (GET /orch/v1/snapshot)`, unit: 'ms', orch: p.snapshotSave?.ms ?? null }),
@@ -186,17 +186,19 @@ export function scaleNotes(result: ScaleResult): string[] {
   } else if (largest !== undefined) {
     notes.push(`info: LIST of ${largest.count} objects: ${describe(largest)} (the ${listGrowthRatioMax}x target is judged at ${listGrowthTargetCount}: BENCH_SCALE=1)`);
   }
-  const withWatchers = result.points.filter((p) => p.watchers?.growthBytesPerWatcher !== null && p.watchers?.growthBytesPerWatcher !== undefined);
-  const smallest = withWatchers[0];
-  const largestWatched = withWatchers.at(-1);
-  if (smallest !== undefined && largestWatched !== undefined && largestWatched !== smallest) {
-    const per = (p: ScalePoint): number => Math.max(1, p.watchers?.growthBytesPerWatcher ?? 0);
-    const ratio = per(largestWatched) / per(smallest);
-    const each = withWatchers.map((p) => `${formatNumber(kib(p.watchers?.growthBytesPerWatcher))} KiB at ${p.count}`).join(', ');
-    notes.push(`target: memory per stalled watcher independent of the collection's size (at most ${watcherGrowthRatioMax}x from ${smallest.count} to ${largestWatched.count} objects): ${ratio <= watcherGrowthRatioMax ? 'met' : 'missed'} (${each}; ${formatNumber(ratio)}x)`);
+  // Judged over the points whose watchers were held as long as asked, their peak reset before them.
+  const judged = result.points.filter((p) => p.watchers !== null && p.watchers.peakReset && p.watchers.heldMs >= stalledWatchHoldMs && p.watchers.growthBytesPerWatcher !== null);
+  const perWatcher = (p: ScalePoint): number => Math.max(1, p.watchers?.growthBytesPerWatcher ?? 0);
+  if (judged.length >= 2) {
+    const ratio = Math.max(...judged.map(perWatcher)) / Math.min(...judged.map(perWatcher));
+    const each = judged.map((p) => `${formatNumber(kib(p.watchers?.growthBytesPerWatcher))} KiB at ${p.count}`).join(', ');
+    const line = `memory per stalled watcher independent of the collection's size (largest / smallest over the counts <= ${watcherGrowthRatioMax}x)`;
+    if (judged.some((p) => p.count === listGrowthTargetCount)) notes.push(`target: ${line}: ${ratio <= watcherGrowthRatioMax ? 'met' : 'missed'} (${each}; ${formatNumber(ratio)}x)`);
+    else notes.push(`info: ${line}: ${formatNumber(ratio)}x (${each}; the target is judged with ${listGrowthTargetCount}: BENCH_SCALE=1)`);
   }
   for (const p of result.points) {
     if (p.watchers?.peakReset === false) notes.push(`scale ${p.count}: peak RSS could not be reset before the watchers: their growth covers more than them`);
+    if (p.watchers !== null && p.watchers.heldMs < stalledWatchHoldMs) notes.push(`scale ${p.count}: the watchers were held ${Math.round(p.watchers.heldMs)} ms, not ${stalledWatchHoldMs} (time budget)`);
     if (p.list !== null && p.list.items !== p.count) notes.push(`scale ${p.count}: a LIST returned ${p.list.items} items`);
     if (p.lists?.some((s) => !s.peakReset) === true) notes.push(`scale ${p.count}: peak RSS could not be reset before a LIST: its growth covers more than the LIST`);
     if (p.install !== null && p.install.memberSnapshotIndex === 0) notes.push(`scale ${p.count}: the joining member caught up without installing a snapshot`);

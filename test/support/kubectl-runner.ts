@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ClusterFixture } from './cluster-fixture.ts';
 
 /** The kubectl the end-to-end tests run, as a user of the machine would. */
 export const kubectlPath = '/usr/bin/kubectl';
 
 /**
- * kubectl's flags for `context` of the kubeconfig at `kubeconfigPath`, with its cache beside that
- * kubeconfig: kubectl's default cache ($HOME/.kube/cache) is keyed by host and port and trusted for
- * 6 hours, so a cluster on a port an earlier test's cluster had would get that cluster's
- * discovery (and a request that should have failed on discovery goes out instead).
+ * kubectl's flags for `context` of the kubeconfig at `kubeconfigPath`, with a cache of that
+ * kubeconfig's own beside it: kubectl's default cache ($HOME/.kube/cache) is keyed by host and port
+ * and trusted for 6 hours, so a cluster on a port an earlier test's cluster had would get that
+ * cluster's discovery, and a second kubeconfig of the same cluster (another user's) the first
+ * one's (a request that should have failed on discovery goes out instead).
  */
 export function kubectlTarget(kubeconfigPath: string, context: string): string[] {
-  return ['--kubeconfig', kubeconfigPath, '--cache-dir', join(dirname(kubeconfigPath), 'kubectl-cache'), '--context', context];
+  return ['--kubeconfig', kubeconfigPath, '--cache-dir', join(dirname(kubeconfigPath), `${basename(kubeconfigPath)}.kubectl-cache`), '--context', context];
 }
 
 /** What one kubectl run gave. */
