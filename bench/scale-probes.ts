@@ -127,10 +127,12 @@ export interface WatchedUntil {
 
 /** Watches `path` as the admin until `marker` has come `count` times in the body, then ends the watch. */
 export async function watchUntil(baseUrl: string, caPem: string, token: string, path: string, options: { marker: string; count: number; timeoutMs: number }): Promise<WatchedUntil> {
-  const pool = new Pool(baseUrl, { connect: { ca: caPem }, connections: 1, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  // undici's timeouts and AbortSignal.timeout take whole milliseconds.
+  const timeoutMs = Math.max(1, Math.floor(options.timeoutMs));
+  const pool = new Pool(baseUrl, { connect: { ca: caPem }, connections: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
     const t0 = performance.now();
-    const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal: AbortSignal.timeout(options.timeoutMs) });
+    const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
     if (res.statusCode !== 200) return { status: res.statusCode, ms: performance.now() - t0, bytes: 0 };
     const counter = new MarkerCounter(options.marker);
     let bytes = 0;
