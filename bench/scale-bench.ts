@@ -1,7 +1,8 @@
 // The scale curve (issue 28): for each object count, a fresh 3-replica orch filled with that many
-// ConfigMaps of 1 KiB, then a LIST of all of them with the serving replica's peak RSS, stalled
-// watches of them with the memory each holds, one watch's initial events, the data on disk, a snapshot download, a follower's restart to ready, its catch-up after writes it missed,
-// and a new member's install of the leader's Raft snapshot. Bounded by one time budget; every
+// ConfigMaps of 1 KiB, then a LIST of all of them with the serving replica's peak RSS, one watch's
+// initial events and stalled watches with the memory each holds, the data on disk, a snapshot
+// download, a follower's restart to ready, its catch-up after writes it missed, and a new member's
+// install of the leader's Raft snapshot. Bounded by one time budget; every
 // replica is killed by pid however a point ends.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -50,16 +50,21 @@ export class MarkerCounter {
 /** What a streamed GET took. */
 export interface StreamedAnswer {
   readonly status: number;
-  /** From sending the request to the body's last byte. */
+  /** From sending the request to the body's last byte read. */
   readonly ms: number;
   readonly bytes: number;
   /** Occurrences of the marker asked for in the body (0 without one). */
   readonly markers: number;
 }
 
-/** GETs `path` from `baseUrl` as the admin, counting the body's bytes (and `marker`s) without keeping it. */
-export async function streamedGet(baseUrl: string, caPem: string, token: string, path: string, options: { timeoutMs: number; marker?: string; accept?: string }): Promise<StreamedAnswer> {
-  const pool = new Pool(baseUrl, { connect: { ca: caPem }, connections: 1, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+/**
+ * GETs `path` from `baseUrl` as the admin, counting the body's bytes (and `marker`s) without
+ * keeping it: to its end, or (a watch, which has none) until `stopAtMarkers` markers have come.
+ */
+export async function streamedGet(baseUrl: string, caPem: string, token: string, path: string, options: { timeoutMs: number; marker?: string; stopAtMarkers?: number; accept?: string }): Promise<StreamedAnswer> {
+  // undici's timeouts take whole milliseconds.
+  const timeoutMs = Math.max(1, Math.floor(options.timeoutMs));
+  const pool = new Pool(baseUrl, { connect: { ca: caPem }, connections: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
     const t0 = performance.now();
     const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: options.accept ?? 'application/json' } });
@@ -69,6 +74,7 @@ export async function streamedGet(baseUrl: string, caPem: string, token: string,
       bytes += chunk.length;
       // latin1 keeps one character per byte: an ASCII marker is found whatever the UTF-8 around it.
       counter?.push(chunk.toString('latin1'));
+      if (options.stopAtMarkers !== undefined && (counter?.count ?? 0) >= options.stopAtMarkers) break;
     }
     return { status: res.statusCode, ms: performance.now() - t0, bytes, markers: counter?.count ?? 0 };
   } finally {
@@ -78,7 +84,6 @@ export async function streamedGet(baseUrl: string, caPem: string, token: string,
 
 /** Watches held open, their bodies not read. */
 export interface HeldWatches {
-  readonly opened: number;
   /** Ends every watch (destroys its connection). */
   close(): void;
 }
@@ -114,35 +119,5 @@ export async function holdWatches(baseUrl: string, caPem: string, token: string,
     close();
     throw error;
   }
-  return { opened: count, close };
-}
-
-/** What one watch read until it had seen a marker `count` times. */
-export interface WatchedUntil {
-  readonly status: number;
-  /** From sending the request to the `count`th marker. */
-  readonly ms: number;
-  readonly bytes: number;
-}
-
-/** Watches `path` as the admin until `marker` has come `count` times in the body, then ends the watch. */
-export async function watchUntil(baseUrl: string, caPem: string, token: string, path: string, options: { marker: string; count: number; timeoutMs: number }): Promise<WatchedUntil> {
-  // undici's timeouts and AbortSignal.timeout take whole milliseconds.
-  const timeoutMs = Math.max(1, Math.floor(options.timeoutMs));
-  const pool = new Pool(baseUrl, { connect: { ca: caPem }, connections: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-  try {
-    const t0 = performance.now();
-    const res = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
-    if (res.statusCode !== 200) return { status: res.statusCode, ms: performance.now() - t0, bytes: 0 };
-    const counter = new MarkerCounter(options.marker);
-    let bytes = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      counter.push(chunk.toString('latin1'));
-      if (counter.count >= options.count) return { status: 200, ms: performance.now() - t0, bytes };
-    }
-    throw new Error(`watch ${path} ended after ${counter.count} of ${options.count} markers`);
-  } finally {
-    await pool.destroy().catch(() => undefined);
-  }
+  return { close };
 }

@@ -11,7 +11,7 @@ import { configMap, OrchClient } from './orch-client.ts';
 import type { OrchTarget } from './orch-target.ts';
 import { procMemoryBytes, resetPeakRss } from './proc-stats.ts';
 import { awaitApplied, pollUntil, statusOf, type ReplicaStatusView } from './replica-status.ts';
-import { directoryBytes, holdWatches, streamedGet, watchUntil } from './scale-probes.ts';
+import { directoryBytes, holdWatches, streamedGet } from './scale-probes.ts';
 import { percentile } from './stats.ts';
 import { probeReady } from '../internal/cluster/wait-ready.ts';
 import { stopReplica, type LocalReplica } from '../internal/cluster/local-cluster.ts';
@@ -180,8 +180,9 @@ export async function measureWatchers(ctx: ScaleContext, watchers: number, holdM
   const { caPem, adminToken } = ctx.target.cluster;
   const path = `/api/v1/namespaces/${ctx.namespace}/configmaps?watch=1`;
   // The namespace holds the root CA publisher's ConfigMap too: count the benchmark's objects by name.
-  const one = await watchUntil(replica.apiUrl, caPem, adminToken, path, { marker: `"name":"${objectPrefix}-`, count: ctx.count, timeoutMs: Math.max(1, ctx.deadline - performance.now()) });
+  const one = await streamedGet(replica.apiUrl, caPem, adminToken, path, { marker: `"name":"${objectPrefix}-`, stopAtMarkers: ctx.count, timeoutMs: ctx.deadline - performance.now() });
   if (one.status !== 200) throw new Error(`watch on ${replica.spec.name}: status ${one.status}`);
+  if (one.markers < ctx.count) throw new Error(`watch on ${replica.spec.name} ended after ${one.markers} of ${ctx.count} objects`);
   const peakReset = resetPeakRss(pid);
   const rssBeforeBytes = procMemoryBytes(pid, 'VmRSS');
   const held = await holdWatches(replica.apiUrl, caPem, adminToken, path, watchers, ctx.requestTimeoutMs);

@@ -21,6 +21,11 @@ export function objectKey(decl: ResourceDeclaration, namespace: string | undefin
   return decl.namespaced ? `${base(decl)}${namespace ?? ''}/${name}` : `${base(decl)}${name}`;
 }
 
+/** Whether `key` (an objectKey) is the key of an object named `name`: a key ends with its name after a '/', and names hold no '/'. */
+export function keyNamesObject(key: string, name: string): boolean {
+  return key.endsWith(`/${name}`);
+}
+
 /** The key prefix of a collection: all namespaces when `namespace` is undefined. */
 export function collectionPrefix(decl: ResourceDeclaration, namespace: string | undefined): string {
   return decl.namespaced && namespace ? `${base(decl)}${namespace}/` : base(decl);

@@ -1,6 +1,6 @@
 import { StorageError, type Revision, type WatchEvent, type Watcher } from '../../storage/storage.ts';
 import type { KObject } from '../schema/declaration.ts';
-import { collectionPrefix, objectKey } from './keys.ts';
+import { collectionPrefix, keyNamesObject, objectKey } from './keys.ts';
 import { fieldSelectorNaming, parseFieldSelector, selectedName } from './field-selector.ts';
 import { selectorPredicate, type ListQuery } from './list.ts';
 import { watchDecodedChangesMax, watchProgressIntervalMs } from './limits.ts';
@@ -152,8 +152,8 @@ export async function startWatch(store: GenericStore, namespace: string | undefi
     throw toStatusError(err, store.gr, '');
   }
   const bookmarks = query.allowWatchBookmarks === true;
-  // A key ends with its object's name (names hold no '/'), and a name never changes.
-  const otherName = (ev: WatchEvent): boolean => name !== undefined && ev.type !== 'progress' && !ev.kv.key.endsWith(`/${name}`);
+  // An object's name never changes: its key tells whether it is the one watched.
+  const otherName = (ev: WatchEvent): boolean => name !== undefined && ev.type !== 'progress' && !keyNamesObject(ev.kv.key, name);
   let stopped = false;
   async function* events(): AsyncGenerator<ApiWatchEvent> {
     try {
