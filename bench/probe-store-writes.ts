@@ -2,7 +2,8 @@
 // gateway shim of bench/store-shim.ts) on the 3-process store cluster, split by where a write lands
 // (the leader, a follower, round-robin over all three as the benchmark does), with the replicas'
 // CPU time per write (user + system from /proc/<pid>/stat, leader and followers apart): on a shared
-// machine CPU per write is steadier than latency. Prints one JSON line per point.
+// machine CPU per write is steadier than latency. Prints one JSON line per point. Every point writes
+// new keys: a put over an existing key is two Raft entries in the shim (a refused create, then an update).
 // `node dist/bench/probe-store-writes.js [pointMs] [points]` (points: comma list of
 // leader-c1, follower-c1, all-c1, all-c16, all-c256; default all of them)
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,12 +44,12 @@ try {
   const leader = commits.indexOf(Math.max(...commits));
   const follower = (leader + 1) % 3;
   const member = (where: string, seq: number): number => (where === 'leader' ? leader : where === 'follower' ? follower : seq);
-  for (const point of wanted) {
+  for (const [pointIndex, point] of wanted.entries()) {
     const [where = 'all', c = 'c1'] = point.split('-');
     const concurrency = Number(c.slice(1));
-    await Promise.all(cluster.clientUrls.map((url) => takeTimings(url)));
+    const taken = await Promise.all(cluster.clientUrls.map((url) => takeTimings(url)));
     const before = cluster.pids.map(cpuMs);
-    const result = await runClosedLoop({ concurrency, durationMs: pointMs, op: (seq) => client.put(member(where, seq), `/bench/${point}-${seq}`, value) });
+    const result = await runClosedLoop({ concurrency, durationMs: pointMs, op: (seq) => client.put(member(where, seq), `/bench/${pointIndex}-${point}-${seq}`, value) });
     const after = cluster.pids.map(cpuMs);
     const timings = await Promise.all(cluster.clientUrls.map((url) => takeTimings(url)));
     const spent = after.map((a, i) => a - (before[i] ?? 0));
@@ -60,7 +61,10 @@ try {
       p50: round(result.latency.p50Ms), p99: round(result.latency.p99Ms),
       cpuMsPerWrite: perWrite(total), leaderCpuMsPerWrite: perWrite(leaderCpu), followersCpuMsPerWrite: perWrite(total - leaderCpu),
       commitP50: round(summarize(timings.flatMap((t) => t.commitMs)).p50Ms), fsyncP50: round(summarize(timings.flatMap((t) => t.fsyncMs)).p50Ms),
-      fsyncs: timings.map((t) => t.fsyncMs.length), firstError: result.firstError,
+      fsyncs: timings.map((t) => t.fsyncMs.length),
+      // Raft entries each replica persisted per write, and the leader's term: more than one entry per write, or a new term, is not a write's own cost.
+      entriesPerWrite: timings.map((t, i) => perWrite((t.raft?.persistedEntries ?? 0) - (taken[i]?.raft?.persistedEntries ?? 0))),
+      term: timings[leader]?.raft?.term, firstError: result.firstError,
     }));
   }
 } finally {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../internal/cluster/build-layout.ts';
 import { runApiBench, type ApiPoint } from './api-bench.ts';
 import { runCleanups } from './cleanup.ts';
+import { runAlternatedWrites, type AlternatedWritesResult } from './alternated-writes.ts';
 import { EtcdJsonClient, type GatewayCluster } from './etcd-client.ts';
 import { startEtcdCluster } from './etcd-cluster.ts';
 import { runFailover } from './failover.ts';
@@ -23,7 +24,7 @@ import { floodNotes, floodRows, runFloodBench } from './flood-bench.ts';
 import { flowControlNotes, flowControlRows, runFlowControlBench } from './flow-control-bench.ts';
 import { runScaleBench, scaleNotes, scaleRows } from './scale-bench.ts';
 import { runServiceAccountPoint, serviceAccountRows } from './api-service-account-bench.ts';
-import { acceptance, apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
+import { acceptance, alternatedRows, apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { takeServerTimings, type ServerTimings } from './server-timings.ts';
 import { etcdStoreDriver, orchStoreDriver, runStoreBench, type StorePoint } from './store-bench.ts';
@@ -42,6 +43,8 @@ let machine: MachineLimits | null = null;
 let etcdPoints: StorePoint[] | null = null;
 /** orch's replicated store in 3 processes, through the same client as etcd. */
 let storePoints: StorePoint[] | null = null;
+/** The single writer with etcd and orch's store in turns. */
+let alternated: AlternatedWritesResult | null = null;
 /** The same points through orch's full API (ConfigMap creates and consistent GETs). */
 let apiStorePoints: StorePoint[] | null = null;
 let apiPoints: ApiPoint[] = [];
@@ -105,6 +108,7 @@ function allRows(): BenchRow[] {
   return [
     ...(machine === null ? [] : machineRows(machine)),
     ...storeRows(storePoints, etcdPoints, machine),
+    ...(alternated === null ? [] : alternatedRows(alternated, machine)),
     ...(apiStorePoints === null ? [] : storeRows(apiStorePoints, etcdPoints, machine, apiStoreLabels)),
     ...serviceAccountPointRows,
     ...apiRows(apiPoints),
@@ -201,6 +205,34 @@ await phase('orch store (3 processes)', async () => {
   const cluster = await startStoreCluster({ dataDir: join(baseDir, 'orch-store'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs });
   storePoints = await gatewayStorePoints('orch store', cluster, { takeServerTimings: () => takeServerTimings(cluster.clientUrls) });
   raw['orchStore'] = storePoints;
+});
+
+// After both store levels, so that their points are measured as before; both clusters run at once here.
+await phase('store single writer, etcd and orch in turns', async (budget) => {
+  const etcd = await startEtcdCluster({ dataDir: join(baseDir, 'etcd-turns'), members: 3, readyTimeoutMs: 60_000 });
+  const clients: EtcdJsonClient[] = [];
+  try {
+    const store = await startStoreCluster({ dataDir: join(baseDir, 'orch-store-turns'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs });
+    try {
+      const client = (urls: readonly string[]): EtcdJsonClient => {
+        const made = new EtcdJsonClient(urls, { connectionsPerMember: 16, timeoutMs: limits.requestTimeoutMs });
+        clients.push(made);
+        return made;
+      };
+      const drivers = { etcd: etcdStoreDriver(client(etcd.clientUrls), limits.valueBytes), orch: etcdStoreDriver(client(store.clientUrls), limits.valueBytes) };
+      const result = await runAlternatedWrites(drivers, { rounds: limits.singleWriterTurns, turnMs: limits.singleWriterTurnMs, warmupMs: limits.warmupMs, deadline: budget.deadline });
+      raw['singleWriterInTurns'] = result;
+      for (const side of ['etcd', 'orch'] as const) {
+        if (result[side].errors > 0) warnings.push(`single writer in turns, ${side}: ${result[side].errors} errors (first: ${result[side].firstError ?? '?'})`);
+      }
+      alternated = result;
+    } finally {
+      for (const c of clients) await c.close().catch(() => undefined);
+      await store.stop();
+    }
+  } finally {
+    await etcd.stop();
+  }
 });
 
 /** The phases that run against the 3 replicas below (the replicas start only when one of them is selected). */

@@ -2,7 +2,7 @@
 // the leader's proposal-to-commit times and the applies. A store replica keeps the samples; the
 // benchmark takes them after each write point, to split a write's latency into its parts.
 import { request } from 'undici';
-import type { RaftTimings } from '../raft/node.ts';
+import type { RaftNodeMetrics, RaftTimings } from '../raft/node.ts';
 import { summarize, type LatencySummary } from './stats.ts';
 
 /** Samples kept per kind between two takes; a point at c=256 makes some tens of thousands. */
@@ -15,6 +15,8 @@ export type TimingSamples = {
   readonly applyMs: number[];
   /** Samples not kept (over `samplesKeptMax` of a kind). */
   dropped: number;
+  /** The replica's Raft counters when taken (entries persisted, relays): diagnostics compare two takes. */
+  raft?: RaftNodeMetrics;
 };
 
 /** The samples of every replica over one write point, summarized. */

@@ -64,7 +64,7 @@ const store = await openRaftStorage({
     timings,
   },
 });
-const http = await startStoreHttpServer({ storage: store.storage, host: '127.0.0.1', port: httpPort, isReady: () => store.node.leaderId() !== null, takeTimings: () => timings.take() });
+const http = await startStoreHttpServer({ storage: store.storage, host: '127.0.0.1', port: httpPort, isReady: () => store.node.leaderId() !== null, takeTimings: () => ({ ...timings.take(), raft: store.node.metrics() }) });
 log(`serving http://127.0.0.1:${http.port}, peers on ${listen}`);
 
 let stopping = false;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runClosedLoop, type LoadResult } from '../../../bench/load.ts';
-import { apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from '../../../bench/report.ts';
+import { alternatedRows, apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from '../../../bench/report.ts';
 import { serviceAccountRows } from '../../../bench/api-service-account-bench.ts';
 import type { FanOutMeasure } from '../../../bench/watch-bench.ts';
 import { makeRow, summarize } from '../../../bench/stats.ts';
@@ -107,12 +107,28 @@ test("target lines judge issue 28's store acceptance against etcd, with the numb
   const orch = [point(1, 500, 1.5, 1300), point(16, 1600, 9, 2600), point(64, 2000, 30, 3000), point(256, 2300, 230, 4000)];
   const etcd = [point(1, 600, 1.5, 1000), point(16, 1500, 10, 2000), point(64, 2200, 28, 2600), point(256, 2400, 220, 3000)];
   const lines = targetLines(storeRows(orch, etcd, null));
-  assert.equal(line(lines, 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (1x)");
+  assert.equal(line(lines, 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (1.5 ms against 1.5 ms, 1x)");
   assert.equal(line(lines, 'target: store write throughput c=16'), "target: store write throughput c=16 >= 1x etcd's: met (1.07x)");
   assert.equal(line(lines, 'target: store write throughput c=256'), "target: store write throughput c=256 >= 1x etcd's: missed (0.958x)");
   assert.equal(line(lines, 'target: store write p99 c=256'), "target: store write p99 c=256 <= etcd's: missed (230 ms against 220 ms, 1.05x)");
   // c=64 reads are 1.15x: one concurrency below 1.2x misses the target.
   assert.equal(line(lines, 'target: linearizable reads'), "target: linearizable reads >= 1.2x etcd's at every concurrency: missed (c=1 1.3x, c=16 1.3x, c=64 1.15x, c=256 1.33x)");
+});
+
+test('the single-writer target is judged on the writes in turns with etcd when they ran, the c=1 point beside it', () => {
+  const side = (p50Ms: number, p99Ms: number) => ({ ops: 900, errors: 0, firstError: null, latency: { count: 900, p50Ms, p99Ms, maxMs: p99Ms }, turnP50sMs: [p50Ms] });
+  const inTurns = alternatedRows({ rounds: 6, turnMs: 3000, etcd: side(2.5, 6), orch: side(2.25, 7) }, null);
+  assert.deepEqual(inTurns.map((r) => r.name), ['write p50 c=1, etcd and orch in turns (6 turns of 3 s each)', 'write p99 c=1, etcd and orch in turns (6 turns of 3 s each)']);
+  const rows = [...storeRows([point(1, 300, 3.5, 500)], [point(1, 400, 2.5, 500)], null), ...inTurns];
+  assert.equal(line(targetLines(rows), 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (2.25 ms against 2.5 ms, 0.9x, in turns; the c=1 point: 1.4x)");
+});
+
+test('a side of the writes in turns without a write has no value, so its target is not measured', () => {
+  const none = { ops: 0, errors: 3, firstError: 'refused', latency: summarize([]), turnP50sMs: [] };
+  const some = { ops: 10, errors: 0, firstError: null, latency: summarize([2]), turnP50sMs: [2] };
+  const rows = alternatedRows({ rounds: 1, turnMs: 1000, etcd: some, orch: none }, null);
+  assert.equal(rows[0]?.orch, null);
+  assert.match(line(targetLines(rows), 'target: store writes c=1 p50'), /: not measured \(/);
 });
 
 test('a target whose rows are missing is not measured', () => {
