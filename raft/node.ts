@@ -61,6 +61,13 @@ export class RaftNode extends EventEmitter {
   private persistedEntries = 0;
   private relayedProposals = 0;
   private droppedRelayedProposals = 0;
+  /** A proposal a follower relayed (MsgProp) was stepped and is not in a Ready taken yet. */
+  private relayedToTake = false;
+  /**
+   * The last index of the last Ready whose entries held a proposal a follower relayed (a client of
+   * that follower waits for it to apply the entry); 0 for none. See followersWaitOn.
+   */
+  private relayedThrough = 0;
   /** Entry bytes applied since the last snapshot. */
   private appliedBytesSinceSnapshot = 0;
   /** After a failed snapshot, the applied index before which no other is tried. */
@@ -655,6 +662,11 @@ export class RaftNode extends EventEmitter {
       if (previousRole !== this.role) this.opts.onEvent?.({ type: 'role', role: this.role, previousRole, term: this.raw.status().term, leader: this.leaderId() });
     }
     if (!opts.replicated) this.proposals.onAppended(rd.entries);
+    const lastEntry = rd.entries[rd.entries.length - 1];
+    if (this.relayedToTake && lastEntry !== undefined) {
+      this.relayedThrough = lastEntry.index;
+      this.relayedToTake = false;
+    }
     let replaced = '';
     if (rd.snapshot || rd.entries.length > 0 || rd.hardState) {
       replaced = this.storage.persist(rd);
@@ -686,16 +698,28 @@ export class RaftNode extends EventEmitter {
       this.proposals.onSnapshotApplied(this.applied);
     }
     // Out before applying: a commit reaches the followers (and an ack the leader) while this replica
-    // applies. The apply waits a turn for them to leave: a follower that relayed a write answers
-    // only once it has the commit (5% faster follower writes at one writer). During that turn, as
-    // during an fsync, the core refuses a leader's snapshot (entries are handed out, not applied):
-    // the leader sends it again.
+    // applies. The apply waits a turn for them to leave when someone waits on them (followersWaitOn):
+    // a follower that relayed a write answers only once it has the commit (5% faster follower
+    // writes at one writer). During that turn, as during an fsync, the core refuses a leader's
+    // snapshot (entries are handed out, not applied): the leader sends it again.
     const sent = !opts.replicated && this.sendToPeers(rd);
-    if (sent && rd.committedEntries.length > 0) {
+    if (sent && this.followersWaitOn(rd.committedEntries)) {
       this.holdReady(nextTurn(), () => this.finishReady(rd, leaderChanged));
       return;
     }
     this.finishReady(rd, leaderChanged);
+  }
+
+  /**
+   * Whether the messages just sent should leave before `committed` is applied. A follower's carry
+   * acks the leader's next commit waits for. A leader's carry the commit, which matters before its
+   * own apply only when a follower relayed one of these entries; otherwise the turn would only
+   * delay the answer to this leader's own client (0.2 ms of a 2.5 ms write at one writer).
+   */
+  private followersWaitOn(committed: readonly Entry[]): boolean {
+    const first = committed[0];
+    if (first === undefined) return false;
+    return this.role !== 'leader' || first.index <= this.relayedThrough;
   }
 
   /** The end of a Ready: apply its committed entries, advance, then what follows from them. */
@@ -791,6 +815,7 @@ export class RaftNode extends EventEmitter {
     if (this.stopped) return;
     try {
       if (!this.raw.step(m)) this.droppedRelayedProposals++;
+      else if (m.type === 'prop' && m.from !== this.id) this.relayedToTake = true;
     } catch (err) {
       if (!(err instanceof RaftError)) throw err; // a stale or refused message: Raft tolerates loss
     }

@@ -1,6 +1,7 @@
 // grpc-js writes a message to its socket only on a turn of the event loop after the send, so an
 // apply in the same turn as the send holds the message back for as long as the apply takes. These
-// pin down that a Ready's messages get that turn before its committed entries are applied.
+// pin down that a Ready's messages get that turn before its committed entries are applied when a
+// follower's client waits on them, and that a leader's own proposals do not wait for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Entry } from '../../../raft/core/index.ts';
@@ -40,15 +41,26 @@ function lastSendBeforeApply(events: readonly string[]): { send: string; turnBef
   return { send, turnBeforeApply: events.slice(0, applyAt).includes(`turn after ${send}`) };
 }
 
-test("the leader sends a commit to the followers a turn before applying it, so the apply does not hold the commit back", async (t) => {
+test("the leader sends a commit a follower's client waits for a turn before applying it, so the apply does not hold the commit back", async (t) => {
   const { leader, followers: [follower] } = await startWithLeader(t);
-  const marker = 'sent-before-applied';
+  const marker = 'relayed-sent-before-applied';
   const onLeader = recordSendsAndApplies(leader, marker);
   const onFollower = recordSendsAndApplies(follower, marker);
-  await leader.node!.propose(new TextEncoder().encode(marker));
-  await until(() => onFollower.includes('apply'), 'the follower applies the entry');
+  // Relayed by the follower (MsgProp), as a write sent to a follower is: its client waits for the follower's apply.
+  const relayed = follower.node!.proposeViaLeader(new TextEncoder().encode(marker));
+  await until(() => onFollower.includes('apply') && onLeader.includes('apply'), 'both apply the entry');
+  relayed.settle();
   for (const [who, events] of [['leader', onLeader], ['follower', onFollower]] as const) {
     const { send, turnBeforeApply } = lastSendBeforeApply(events);
     assert.ok(turnBeforeApply, `${who}: applied in the same turn as ${send}, before grpc-js could write it: ${events.join(', ')}`);
   }
+});
+
+test("the leader applies its own proposal's commit at once: no follower's client waits for that commit, the leader's own does", async (t) => {
+  const { leader } = await startWithLeader(t);
+  const marker = 'own-applied-at-once';
+  const onLeader = recordSendsAndApplies(leader, marker);
+  await leader.node!.propose(new TextEncoder().encode(marker));
+  const { send, turnBeforeApply } = lastSendBeforeApply(onLeader);
+  assert.equal(turnBeforeApply, false, `the leader waited a turn after ${send} before applying its own proposal: ${onLeader.join(', ')}`);
 });
