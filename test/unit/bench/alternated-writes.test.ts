@@ -8,7 +8,7 @@ function recording(side: string, log: string[], ms: number, failing = false): St
   return {
     write: async (_seq, key) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
-      if (failing && !key.startsWith('alt-warm-')) throw new Error(`${side} refused`);
+      if (failing && !key.startsWith('alt-warm')) throw new Error(`${side} refused`);
       log.push(`${side} ${key}`);
     },
     read: async () => undefined,
@@ -24,7 +24,9 @@ test('writes in turns use new keys in every turn and pool each side over all of 
   const log: string[] = [];
   const result = await runAlternatedWrites({ etcd: recording('etcd', log, 2), orch: recording('orch', log, 4) }, { rounds: 2, turnMs: 40, warmupMs: 10 });
   assert.equal(result.rounds, 2);
-  const measured = log.filter((l) => !l.includes('alt-warm-'));
+  // Each side is warmed at c=16 and then at c=1, unmeasured.
+  for (const side of ['etcd', 'orch']) assert.ok(log.some((l) => l.startsWith(`${side} alt-warm1-`)), `${side} had no warm-up turn at c=1`);
+  const measured = log.filter((l) => !l.includes(' alt-warm'));
   // Round 0 is etcd then orch, round 1 orch then etcd; no key is written twice.
   const sides = measured.map((l) => l.split(' ')[0]).filter((s, i, all) => i === 0 || all[i - 1] !== s);
   assert.deepEqual(sides, ['etcd', 'orch', 'etcd']);
