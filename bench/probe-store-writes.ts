@@ -55,7 +55,7 @@ try {
     const spent = after.map((a, i) => a - (before[i] ?? 0));
     const leaderCpu = spent[leader] ?? 0;
     const total = spent.reduce((s, x) => s + x, 0);
-    const perWrite = (ms: number): number => Math.round((ms / Math.max(1, result.ops)) * 1000) / 1000;
+    const perWrite = (amount: number): number => Math.round((amount / Math.max(1, result.ops)) * 1000) / 1000;
     console.log(JSON.stringify({
       point, ops: result.ops, errors: result.errors, opsPerSecond: Math.round(result.opsPerSecond),
       p50: round(result.latency.p50Ms), p99: round(result.latency.p99Ms),

@@ -209,10 +209,10 @@ await phase('orch store (3 processes)', async () => {
 
 // After both store levels, so that their points are measured as before; both clusters run at once here.
 await phase('store single writer, etcd and orch in turns', async (budget) => {
-  const etcd = await startEtcdCluster({ dataDir: join(baseDir, 'etcd-turns'), members: 3, readyTimeoutMs: 60_000 });
+  const etcd = await startEtcdCluster({ dataDir: join(baseDir, 'etcd-turns'), members: 3, readyTimeoutMs: Math.min(60_000, budget.ms) });
   const clients: EtcdJsonClient[] = [];
   try {
-    const store = await startStoreCluster({ dataDir: join(baseDir, 'orch-store-turns'), replicas: 3, readyTimeoutMs: limits.clusterReadyMs });
+    const store = await startStoreCluster({ dataDir: join(baseDir, 'orch-store-turns'), replicas: 3, readyTimeoutMs: Math.max(1, Math.min(limits.clusterReadyMs, budget.deadline - performance.now())) });
     try {
       const client = (urls: readonly string[]): EtcdJsonClient => {
         const made = new EtcdJsonClient(urls, { connectionsPerMember: 16, timeoutMs: limits.requestTimeoutMs });
@@ -220,7 +220,10 @@ await phase('store single writer, etcd and orch in turns', async (budget) => {
         return made;
       };
       const drivers = { etcd: etcdStoreDriver(client(etcd.clientUrls), limits.valueBytes), orch: etcdStoreDriver(client(store.clientUrls), limits.valueBytes) };
-      const result = await runAlternatedWrites(drivers, { rounds: limits.singleWriterTurns, turnMs: limits.singleWriterTurnMs, warmupMs: limits.warmupMs, deadline: budget.deadline });
+      const result = await runAlternatedWrites(drivers, {
+        rounds: limits.singleWriterTurns, turnMs: limits.singleWriterTurnMs, warmupMs: limits.warmupMs, deadline: budget.deadline,
+        pids: { etcd: etcd.pids, orch: store.pids },
+      });
       raw['singleWriterInTurns'] = result;
       for (const side of ['etcd', 'orch'] as const) {
         if (result[side].errors > 0) warnings.push(`single writer in turns, ${side}: ${result[side].errors} errors (first: ${result[side].firstError ?? '?'})`);

@@ -698,12 +698,12 @@ export class RaftNode extends EventEmitter {
       this.proposals.onSnapshotApplied(this.applied);
     }
     // Out before applying: a commit reaches the followers (and an ack the leader) while this replica
-    // applies. The apply waits a turn for them to leave when someone waits on them (followersWaitOn):
+    // applies. The apply waits a turn for them to leave when someone waits on them (othersWaitOn):
     // a follower that relayed a write answers only once it has the commit (5% faster follower
     // writes at one writer). During that turn, as during an fsync, the core refuses a leader's
     // snapshot (entries are handed out, not applied): the leader sends it again.
     const sent = !opts.replicated && this.sendToPeers(rd);
-    if (sent && this.followersWaitOn(rd.committedEntries)) {
+    if (sent && rd.committedEntries.length > 0 && this.othersWaitOn(rd)) {
       this.holdReady(nextTurn(), () => this.finishReady(rd, leaderChanged));
       return;
     }
@@ -711,15 +711,18 @@ export class RaftNode extends EventEmitter {
   }
 
   /**
-   * Whether the messages just sent should leave before `committed` is applied. A follower's carry
-   * acks the leader's next commit waits for. A leader's carry the commit, which matters before its
-   * own apply only when a follower relayed one of these entries; otherwise the turn would only
-   * delay the answer to this leader's own client (0.2 ms of a 2.5 ms write at one writer).
+   * Whether `rd`'s messages should leave before its committed entries are applied: when another
+   * replica waits on them. A follower's messages carry the acks the leader's next commit waits for.
+   * A leader's carry the commit, which a follower's client waits for when that follower relayed one
+   * of the entries; a read round's heartbeats or a follower's read answer; or entries for a follower.
+   * Otherwise (the leader's own proposals, at one writer) the turn would only delay the answer to
+   * the leader's own client, by 0.2 ms of a 2.5 ms write.
    */
-  private followersWaitOn(committed: readonly Entry[]): boolean {
-    const first = committed[0];
-    if (first === undefined) return false;
-    return this.role !== 'leader' || first.index <= this.relayedThrough;
+  private othersWaitOn(rd: Ready): boolean {
+    if (this.role !== 'leader') return true;
+    const first = rd.committedEntries[0];
+    if (first !== undefined && first.index <= this.relayedThrough) return true;
+    return rd.messages.some((m) => m.to !== this.id && (m.type === 'readIndexResp' || (m.type === 'heartbeat' && m.context.byteLength > 0) || (m.type === 'app' && m.entries.length > 0)));
   }
 
   /** The end of a Ready: apply its committed entries, advance, then what follows from them. */

@@ -48,6 +48,24 @@ test('a side whose writes fail has its errors counted and no latency', async () 
 
 test('rounds stop before a deadline that leaves no room for both turns', async () => {
   const log: string[] = [];
-  const result = await runAlternatedWrites({ etcd: recording('etcd', log, 1), orch: recording('orch', log, 1) }, { rounds: 20, turnMs: 50, warmupMs: 5, deadline: performance.now() + 400 });
-  assert.ok(result.rounds >= 1 && result.rounds < 20, `rounds ${result.rounds}`);
+  const result = await runAlternatedWrites({ etcd: recording('etcd', log, 1), orch: recording('orch', log, 1) }, { rounds: 50, turnMs: 50, warmupMs: 5, deadline: performance.now() + 2000 });
+  assert.ok(result.rounds >= 1 && result.rounds < 50, `rounds ${result.rounds}`);
+});
+
+test('writes in turns refuse to start when the warm-ups and one round do not fit before the deadline', async () => {
+  const log: string[] = [];
+  await assert.rejects(
+    runAlternatedWrites({ etcd: recording('etcd', log, 1), orch: recording('orch', log, 1) }, { rounds: 5, turnMs: 50, warmupMs: 50, deadline: performance.now() + 100 }),
+    /no time left for the warm-ups and one round/,
+  );
+  assert.deepEqual(log, []);
+});
+
+test("each side's idle CPU is measured over the other's turns when pids are given", async () => {
+  const log: string[] = [];
+  const result = await runAlternatedWrites({ etcd: recording('etcd', log, 1), orch: recording('orch', log, 1) }, { rounds: 1, turnMs: 30, warmupMs: 5, pids: { etcd: [process.pid], orch: [process.pid] } });
+  // This process runs both loops, so each side's "idle" CPU is the loop's own: some, and finite.
+  for (const side of [result.etcd, result.orch]) assert.ok(side.idleCpuMsPerSecond !== null && side.idleCpuMsPerSecond >= 0 && Number.isFinite(side.idleCpuMsPerSecond), JSON.stringify(side));
+  const without = await runAlternatedWrites({ etcd: recording('etcd', log, 1), orch: recording('orch', log, 1) }, { rounds: 1, turnMs: 10, warmupMs: 5 });
+  assert.equal(without.orch.idleCpuMsPerSecond, null);
 });

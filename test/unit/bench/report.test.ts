@@ -116,19 +116,29 @@ test("target lines judge issue 28's store acceptance against etcd, with the numb
 });
 
 test('the single-writer target is judged on the writes in turns with etcd when they ran, the c=1 point beside it', () => {
-  const side = (p50Ms: number, p99Ms: number) => ({ ops: 900, errors: 0, firstError: null, latency: { count: 900, p50Ms, p99Ms, maxMs: p99Ms }, turnP50sMs: [p50Ms] });
-  const inTurns = alternatedRows({ rounds: 6, turnMs: 3000, etcd: side(2.5, 6), orch: side(2.25, 7) }, null);
-  assert.deepEqual(inTurns.map((r) => r.name), ['write p50 c=1, etcd and orch in turns (6 turns of 3 s each)', 'write p99 c=1, etcd and orch in turns (6 turns of 3 s each)']);
+  const side = (p50Ms: number, p99Ms: number, idleCpuMsPerSecond: number) => ({ ops: 900, errors: 0, firstError: null, latency: { count: 900, p50Ms, p99Ms, maxMs: p99Ms }, turnP50sMs: [p50Ms], idleCpuMsPerSecond });
+  const inTurns = alternatedRows({ rounds: 6, turnMs: 3000, etcd: side(2.5, 6, 10), orch: side(2.25, 7, 30) }, null);
+  assert.deepEqual(inTurns.map((r) => r.name), [
+    'write p50 c=1, etcd and orch in turns (6 turns of 3 s each)', 'write p99 c=1, etcd and orch in turns (6 turns of 3 s each)', "CPU of each cluster while idle during the other's turns",
+  ]);
+  assert.equal(inTurns[2]?.ratio, 3);
   const rows = [...storeRows([point(1, 300, 3.5, 500)], [point(1, 400, 2.5, 500)], null), ...inTurns];
   assert.equal(line(targetLines(rows), 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (2.25 ms against 2.5 ms, 0.9x, in turns; the c=1 point: 1.4x)");
 });
 
-test('a side of the writes in turns without a write has no value, so its target is not measured', () => {
-  const none = { ops: 0, errors: 3, firstError: 'refused', latency: summarize([]), turnP50sMs: [] };
-  const some = { ops: 10, errors: 0, firstError: null, latency: summarize([2]), turnP50sMs: [2] };
+test('writes in turns without a value on one side leave the target to the c=1 point, or unmeasured without one', () => {
+  const none = { ops: 0, errors: 3, firstError: 'refused', latency: summarize([]), turnP50sMs: [], idleCpuMsPerSecond: null };
+  const some = { ops: 10, errors: 0, firstError: null, latency: summarize([2]), turnP50sMs: [2], idleCpuMsPerSecond: 5 };
   const rows = alternatedRows({ rounds: 1, turnMs: 1000, etcd: some, orch: none }, null);
   assert.equal(rows[0]?.orch, null);
   assert.match(line(targetLines(rows), 'target: store writes c=1 p50'), /: not measured \(/);
+  const withPoint = [...storeRows([point(1, 300, 3, 500)], [point(1, 400, 2.5, 500)], null), ...rows];
+  assert.equal(line(targetLines(withPoint), 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: missed (3 ms against 2.5 ms, 1.2x)");
+});
+
+test('writes in turns without the c=1 point name no ratio for it', () => {
+  const side = { ops: 10, errors: 0, firstError: null, latency: summarize([2]), turnP50sMs: [2], idleCpuMsPerSecond: null };
+  assert.equal(line(targetLines(alternatedRows({ rounds: 1, turnMs: 1000, etcd: side, orch: side }, null)), 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (2 ms against 2 ms, 1x, in turns)");
 });
 
 test('a target whose rows are missing is not measured', () => {
