@@ -16,9 +16,9 @@ export interface BenchLimits {
    * for every store: a JIT-compiled server (orch) is measured warm, as a compiled one (etcd) is.
    */
   readonly warmupMs: number;
-  /** Rounds of the single writer with etcd and orch's store in turns (bench/alternated-writes.ts), and each turn's length. */
-  readonly singleWriterTurns: number;
-  readonly singleWriterTurnMs: number;
+  /** Rounds of one client's writes, then reads, with etcd and orch's store in turns (bench/in-turns.ts), and each turn's length. */
+  readonly singleClientTurns: number;
+  readonly singleClientTurnMs: number;
   readonly fsyncMs: number;
   readonly roundTrips: number;
   readonly http2Ms: number;
@@ -58,7 +58,7 @@ const phaseBudgets = {
   'machine limits': { full: 45_000, quick: 30_000 },
   'etcd store level': { full: 100_000, quick: 45_000 },
   'orch store (3 processes)': { full: 120_000, quick: 60_000 },
-  'store single writer, etcd and orch in turns': { full: 90_000, quick: 45_000 },
+  'store single client, etcd and orch in turns': { full: 150_000, quick: 60_000 },
   'orch start': { full: 90_000, quick: 90_000 },
   'orch store points through the API': { full: 100_000, quick: 45_000 },
   'orch API creates c=64 as a service account': { full: 45_000, quick: 30_000 },
@@ -111,8 +111,8 @@ export function benchLimits(env: NodeJS.ProcessEnv = process.env): BenchLimits {
     valueBytes: 1024,
     readKeys: quick ? 50 : 200,
     warmupMs: quick ? 500 : 3_000,
-    singleWriterTurns: quick ? 2 : 6,
-    singleWriterTurnMs: quick ? 1_000 : 3_000,
+    singleClientTurns: quick ? 2 : 6,
+    singleClientTurnMs: quick ? 1_000 : 3_000,
     fsyncMs: quick ? 500 : 2_000,
     roundTrips: quick ? 500 : 5_000,
     http2Ms: quick ? 1_000 : 3_000,

@@ -1,8 +1,8 @@
 // Turns the measurements into table rows: orch, etcd where it is the reference, and the machine's
 // limit where one applies. Missing measurements (a failed phase) give missing cells, never zeros.
-import type { AlternatedWritesResult } from './alternated-writes.ts';
 import type { ApiPoint } from './api-bench.ts';
 import type { FailoverResult } from './failover.ts';
+import type { InTurnsResult, TurnsResult } from './in-turns.ts';
 import { replicasOnOneDisk, type MachineLimits } from './machine-limits.ts';
 import type { ServerTimings } from './server-timings.ts';
 import type { StorePoint } from './store-bench.ts';
@@ -16,8 +16,9 @@ const fsyncInStepRow = `fdatasync p50, ${replicasOnOneDisk} appenders in step (o
 const commitP50Row = (c: number): string => `leader's commit p50 (writes sent to it) c=${c}`;
 const roundTripRow = 'loopback TCP round trip p50 (two processes)';
 
-/** The start of the single writer's rows with etcd and orch in turns (bench/alternated-writes.ts). */
-const alternatedRowPrefix = 'write p50 c=1, etcd and orch in turns';
+/** The starts of the one client's rows with etcd and orch in turns (bench/in-turns.ts) that the targets read back. */
+const inTurnsWriteP50Prefix = 'write p50 c=1, etcd and orch in turns';
+const inTurnsReadsPrefix = 'linearizable reads per second c=1, etcd and orch in turns';
 
 /** The machine's own rows: the value goes in the limit column. */
 export function machineRows(machine: MachineLimits): BenchRow[] {
@@ -84,19 +85,26 @@ function serverRows(section: string, c: number, server: ServerTimings, commitMs:
 }
 
 /**
- * The single writer with etcd and orch's store in turns: p50 (against fsync + RTT, as the c=1
- * point's) and p99 over every turn's writes. The c=1 target is judged on this p50 when it ran.
+ * One client with etcd and orch's store in turns: the writes' p50 (against fsync + RTT, as the c=1
+ * point's) and p99, the linearizable reads' rate and p50, each over every turn of its kind, and
+ * what each cluster spent idle during the other's write turns. The c=1 targets are judged on these
+ * when they ran.
  */
-export function alternatedRows(result: AlternatedWritesResult, machine: MachineLimits | null): BenchRow[] {
+export function inTurnsRows(result: InTurnsResult, machine: MachineLimits | null): BenchRow[] {
   const commitMs = machine === null ? null : 1000 / machine.fdatasyncPerSecond + machine.loopbackRoundTripP50Ms;
-  const turns = `${result.rounds} turns of ${formatNumber(result.turnMs / 1000)} s each`;
-  const side = (pick: (s: AlternatedWritesResult['orch']) => number) => ({ orch: result.orch.ops === 0 ? null : pick(result.orch), etcd: result.etcd.ops === 0 ? null : pick(result.etcd) });
   const section = storeLabels.section;
+  const turns = (t: TurnsResult): string => `${t.rounds} turns of ${formatNumber(t.turnMs / 1000)} s each`;
+  const sides = (t: TurnsResult, pick: (s: TurnsResult['orch']) => number | null) => ({ orch: t.orch.ops === 0 ? null : pick(t.orch), etcd: t.etcd.ops === 0 ? null : pick(t.etcd) });
+  const { writes, reads } = result;
   return [
-    makeRow({ section, name: `${alternatedRowPrefix} (${turns})`, unit: 'ms', ...side((s) => s.latency.p50Ms), limit: commitMs }),
-    makeRow({ section, name: `write p99 c=1, etcd and orch in turns (${turns})`, unit: 'ms', ...side((s) => s.latency.p99Ms) }),
+    makeRow({ section, name: `${inTurnsWriteP50Prefix} (${turns(writes)})`, unit: 'ms', ...sides(writes, (s) => s.latency.p50Ms), limit: commitMs }),
+    makeRow({ section, name: `write p99 c=1, etcd and orch in turns (${turns(writes)})`, unit: 'ms', ...sides(writes, (s) => s.latency.p99Ms) }),
     // Both clusters run at once: what each spent idle while the other wrote is what it took from the other's turns.
-    makeRow({ section, name: 'CPU of each cluster while idle during the other\'s turns', unit: 'ms/s', orch: result.orch.idleCpuMsPerSecond, etcd: result.etcd.idleCpuMsPerSecond }),
+    makeRow({ section, name: 'CPU of each cluster while idle during the other\'s write turns', unit: 'ms/s', orch: writes.orch.idleCpuMsPerSecond, etcd: writes.etcd.idleCpuMsPerSecond }),
+    ...(reads === null ? [] : [
+      makeRow({ section, name: `${inTurnsReadsPrefix} (${turns(reads)})`, unit: 'ops/s', ...sides(reads, (s) => s.opsPerSecond) }),
+      makeRow({ section, name: `linearizable read p50 c=1, etcd and orch in turns (${turns(reads)})`, unit: 'ms', ...sides(reads, (s) => s.latency.p50Ms) }),
+    ]),
   ];
 }
 
@@ -239,13 +247,19 @@ export function targetLines(rows: readonly BenchRow[]): string[] {
   const store = storeTargets(rows, storeLabels);
   const x = (v: number | null | undefined): string => `${formatNumber(v ?? null)}x`;
   // The single writer in turns with etcd when it ran; else the c=1 point, measured a minute apart from etcd's.
-  const alternated = rows.find((r) => r.section === storeLabels.section && r.name.startsWith(alternatedRowPrefix) && r.ratio !== null);
+  const alternated = rows.find((r) => r.section === storeLabels.section && r.name.startsWith(inTurnsWriteP50Prefix) && r.ratio !== null);
   const p50Row = alternated ?? store.p50;
   const p50 = p50Row?.ratio;
   const write16 = store.write16?.ratio;
   const write256 = store.write256?.ratio;
   const p99at256 = store.p99at256;
-  const reads = rows.filter((r) => r.section === storeLabels.section && r.name.startsWith(`${storeLabels.read} throughput c=`));
+  // Each concurrency's read rate; at c=1 the reads in turns with etcd when they ran.
+  const readsInTurns = rows.find((r) => r.section === storeLabels.section && r.name.startsWith(inTurnsReadsPrefix) && r.ratio !== null);
+  const reads = rows
+    .filter((r) => r.section === storeLabels.section && r.name.startsWith(`${storeLabels.read} throughput c=`))
+    .map((r) => ({ label: r.name.slice(r.name.lastIndexOf(' ') + 1), ratio: r.ratio }))
+    .map((r) => (r.label === 'c=1' && readsInTurns !== undefined ? { label: 'c=1 in turns', ratio: readsInTurns.ratio } : r));
+  if (reads.length === 0 && readsInTurns !== undefined) reads.push({ label: 'c=1 in turns', ratio: readsInTurns.ratio });
   const readRatios = reads.map((r) => r.ratio);
   const worstRead = reads.length === 0 || readRatios.some((r) => r === null) ? null : Math.min(...(readRatios as number[]));
   const saCreates = find('api', serviceAccountCreateRow(a.apiConcurrency))?.orch ?? null;
@@ -263,7 +277,7 @@ export function targetLines(rows: readonly BenchRow[]): string[] {
     `target: store write throughput c=16 >= ${a.writeThroughput}x etcd's: ${verdict(write16, (v) => v >= a.writeThroughput)} (${x(write16)})`,
     `target: store write throughput c=256 >= ${a.writeThroughput}x etcd's: ${verdict(write256, (v) => v >= a.writeThroughput)} (${x(write256)})`,
     `target: store write p99 c=256 <= etcd's: ${verdict(p99at256?.ratio, (v) => v <= 1)} (${formatNumber(p99at256?.orch ?? null)} ms against ${formatNumber(p99at256?.etcd ?? null)} ms, ${x(p99at256?.ratio)})`,
-    `target: linearizable reads >= ${a.readThroughput}x etcd's at every concurrency: ${verdict(worstRead, (v) => v >= a.readThroughput)} (${reads.map((r) => `${r.name.slice(r.name.lastIndexOf(' ') + 1)} ${x(r.ratio)}`).join(', ') || '-'})`,
+    `target: linearizable reads >= ${a.readThroughput}x etcd's at every concurrency: ${verdict(worstRead, (v) => v >= a.readThroughput)} (${reads.map((r) => `${r.label} ${x(r.ratio)}`).join(', ') || '-'})`,
     `target: ConfigMap creates through the full API as a service account c=${a.apiConcurrency} >= ${a.apiAgainstStore}x orch store writes c=${a.apiConcurrency}: ${verdict(apiRatio, (v) => v >= a.apiAgainstStore)} (${formatNumber(saCreates)} against ${formatNumber(storeWrites)} ops/s, ${x(apiRatio)})`,
     `target: watch fan-out p99 <= ${a.watchAgainstFloor}x the bare Node floor's p99: ${verdict(watchRatio, (v) => v <= a.watchAgainstFloor)} (${formatNumber(watch?.orch ?? null)} ms against ${formatNumber(floorP99)} ms, ${x(watchRatio)})`,
     `target: failover p99 <= ${a.failoverP99Ms} ms over >= ${a.failoverKills} kills: ${failoverVerdict} (${formatNumber(failoverP99)} ms over ${formatNumber(kills)} kills)`,

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { repoRoot } from '../internal/cluster/build-layout.ts';
 import { runApiBench, type ApiPoint } from './api-bench.ts';
 import { runCleanups } from './cleanup.ts';
-import { runAlternatedWrites, type AlternatedWritesResult } from './alternated-writes.ts';
 import { EtcdJsonClient, type GatewayCluster } from './etcd-client.ts';
 import { startEtcdCluster } from './etcd-cluster.ts';
+import { runInTurns, type InTurnsResult } from './in-turns.ts';
 import { runFailover } from './failover.ts';
 import { benchLimits, phaseBudgetMs, phaseSelected, type PhaseBudget, type PhaseName } from './limits.ts';
 import { measureMachineLimits, type MachineLimits } from './machine-limits.ts';
@@ -24,7 +24,7 @@ import { floodNotes, floodRows, runFloodBench } from './flood-bench.ts';
 import { flowControlNotes, flowControlRows, runFlowControlBench } from './flow-control-bench.ts';
 import { runScaleBench, scaleNotes, scaleRows } from './scale-bench.ts';
 import { runServiceAccountPoint, serviceAccountRows } from './api-service-account-bench.ts';
-import { acceptance, alternatedRows, apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
+import { acceptance, apiRows, apiStoreLabels, failoverRows, inTurnsRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from './report.ts';
 import { renderTable, type BenchRow } from './stats.ts';
 import { takeServerTimings, type ServerTimings } from './server-timings.ts';
 import { etcdStoreDriver, orchStoreDriver, runStoreBench, type StorePoint } from './store-bench.ts';
@@ -43,8 +43,8 @@ let machine: MachineLimits | null = null;
 let etcdPoints: StorePoint[] | null = null;
 /** orch's replicated store in 3 processes, through the same client as etcd. */
 let storePoints: StorePoint[] | null = null;
-/** The single writer with etcd and orch's store in turns. */
-let alternated: AlternatedWritesResult | null = null;
+/** One client's writes and reads with etcd and orch's store in turns. */
+let inTurns: InTurnsResult | null = null;
 /** The same points through orch's full API (ConfigMap creates and consistent GETs). */
 let apiStorePoints: StorePoint[] | null = null;
 let apiPoints: ApiPoint[] = [];
@@ -108,7 +108,7 @@ function allRows(): BenchRow[] {
   return [
     ...(machine === null ? [] : machineRows(machine)),
     ...storeRows(storePoints, etcdPoints, machine),
-    ...(alternated === null ? [] : alternatedRows(alternated, machine)),
+    ...(inTurns === null ? [] : inTurnsRows(inTurns, machine)),
     ...(apiStorePoints === null ? [] : storeRows(apiStorePoints, etcdPoints, machine, apiStoreLabels)),
     ...serviceAccountPointRows,
     ...apiRows(apiPoints),
@@ -208,7 +208,7 @@ await phase('orch store (3 processes)', async () => {
 });
 
 // After both store levels, so that their points are measured as before; both clusters run at once here.
-await phase('store single writer, etcd and orch in turns', async (budget) => {
+await phase('store single client, etcd and orch in turns', async (budget) => {
   const etcd = await startEtcdCluster({ dataDir: join(baseDir, 'etcd-turns'), members: 3, readyTimeoutMs: Math.min(60_000, budget.ms) });
   const clients: EtcdJsonClient[] = [];
   try {
@@ -220,15 +220,21 @@ await phase('store single writer, etcd and orch in turns', async (budget) => {
         return made;
       };
       const drivers = { etcd: etcdStoreDriver(client(etcd.clientUrls), limits.valueBytes), orch: etcdStoreDriver(client(store.clientUrls), limits.valueBytes) };
-      const result = await runAlternatedWrites(drivers, {
-        rounds: limits.singleWriterTurns, turnMs: limits.singleWriterTurnMs, warmupMs: limits.warmupMs, deadline: budget.deadline,
+      const result = await runInTurns(drivers, {
+        rounds: limits.singleClientTurns, turnMs: limits.singleClientTurnMs, warmupMs: limits.warmupMs, readKeys: limits.readKeys, deadline: budget.deadline,
         pids: { etcd: etcd.pids, orch: store.pids },
       });
-      raw['singleWriterInTurns'] = result;
-      for (const side of ['etcd', 'orch'] as const) {
-        if (result[side].errors > 0) warnings.push(`single writer in turns, ${side}: ${result[side].errors} errors (first: ${result[side].firstError ?? '?'})`);
+      raw['singleClientInTurns'] = result;
+      for (const [kind, turns] of [['writes', result.writes], ['reads', result.reads]] as const) {
+        if (turns === null) {
+          warnings.push('single client in turns: no round of reads fitted in the phase\'s budget after the writes');
+          continue;
+        }
+        for (const side of ['etcd', 'orch'] as const) {
+          if (turns[side].errors > 0) warnings.push(`single client in turns, ${side} ${kind}: ${turns[side].errors} errors (first: ${turns[side].firstError ?? '?'})`);
+        }
       }
-      alternated = result;
+      inTurns = result;
     } finally {
       for (const c of clients) await c.close().catch(() => undefined);
       await store.stop();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runClosedLoop, type LoadResult } from '../../../bench/load.ts';
-import { alternatedRows, apiRows, apiStoreLabels, failoverRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from '../../../bench/report.ts';
+import { apiRows, apiStoreLabels, failoverRows, inTurnsRows, machineRows, pointWarnings, storeRows, targetLines, watchRows } from '../../../bench/report.ts';
 import { serviceAccountRows } from '../../../bench/api-service-account-bench.ts';
 import type { FanOutMeasure } from '../../../bench/watch-bench.ts';
 import { makeRow, summarize } from '../../../bench/stats.ts';
@@ -115,30 +115,49 @@ test("target lines judge issue 28's store acceptance against etcd, with the numb
   assert.equal(line(lines, 'target: linearizable reads'), "target: linearizable reads >= 1.2x etcd's at every concurrency: missed (c=1 1.3x, c=16 1.3x, c=64 1.15x, c=256 1.33x)");
 });
 
-test('the single-writer target is judged on the writes in turns with etcd when they ran, the c=1 point beside it', () => {
-  const side = (p50Ms: number, p99Ms: number, idleCpuMsPerSecond: number) => ({ ops: 900, errors: 0, firstError: null, latency: { count: 900, p50Ms, p99Ms, maxMs: p99Ms }, turnP50sMs: [p50Ms], idleCpuMsPerSecond });
-  const inTurns = alternatedRows({ rounds: 6, turnMs: 3000, etcd: side(2.5, 6, 10), orch: side(2.25, 7, 30) }, null);
+/** One side of a kind of turns: `ops` operations at `p50Ms`, `perSecond` of them a second. */
+function turnsSide(p50Ms: number, options: { ops?: number; p99Ms?: number; perSecond?: number; idle?: number | null } = {}) {
+  const ops = options.ops ?? 900;
+  return {
+    ops, errors: ops === 0 ? 3 : 0, firstError: ops === 0 ? 'refused' : null, latency: ops === 0 ? summarize([]) : { count: ops, p50Ms, p99Ms: options.p99Ms ?? p50Ms, maxMs: options.p99Ms ?? p50Ms },
+    opsPerSecond: options.perSecond ?? 0, turnP50sMs: ops === 0 ? [] : [p50Ms], idleCpuMsPerSecond: options.idle ?? null,
+  };
+}
+
+test('the single-client targets are judged on the turns with etcd when they ran, the c=1 point beside the writes', () => {
+  const inTurns = inTurnsRows({
+    writes: { rounds: 6, turnMs: 3000, etcd: turnsSide(2.5, { p99Ms: 6, idle: 10 }), orch: turnsSide(2.25, { p99Ms: 7, idle: 30 }) },
+    reads: { rounds: 5, turnMs: 3000, etcd: turnsSide(1, { perSecond: 1000 }), orch: turnsSide(0.8, { perSecond: 1250 }) },
+  }, null);
   assert.deepEqual(inTurns.map((r) => r.name), [
-    'write p50 c=1, etcd and orch in turns (6 turns of 3 s each)', 'write p99 c=1, etcd and orch in turns (6 turns of 3 s each)', "CPU of each cluster while idle during the other's turns",
+    'write p50 c=1, etcd and orch in turns (6 turns of 3 s each)', 'write p99 c=1, etcd and orch in turns (6 turns of 3 s each)', "CPU of each cluster while idle during the other's write turns",
+    'linearizable reads per second c=1, etcd and orch in turns (5 turns of 3 s each)', 'linearizable read p50 c=1, etcd and orch in turns (5 turns of 3 s each)',
   ]);
   assert.equal(inTurns[2]?.ratio, 3);
-  const rows = [...storeRows([point(1, 300, 3.5, 500)], [point(1, 400, 2.5, 500)], null), ...inTurns];
-  assert.equal(line(targetLines(rows), 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (2.25 ms against 2.5 ms, 0.9x, in turns; the c=1 point: 1.4x)");
+  const rows = [...storeRows([point(1, 300, 3.5, 500), point(16, 1000, 9, 2600)], [point(1, 400, 2.5, 500), point(16, 1000, 9, 2000)], null), ...inTurns];
+  const lines = targetLines(rows);
+  assert.equal(line(lines, 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (2.25 ms against 2.5 ms, 0.9x, in turns; the c=1 point: 1.4x)");
+  // The c=1 point's reads (1x) give way to the reads in turns (1.25x).
+  assert.equal(line(lines, 'target: linearizable reads'), "target: linearizable reads >= 1.2x etcd's at every concurrency: met (c=1 in turns 1.25x, c=16 1.3x)");
 });
 
-test('writes in turns without a value on one side leave the target to the c=1 point, or unmeasured without one', () => {
-  const none = { ops: 0, errors: 3, firstError: 'refused', latency: summarize([]), turnP50sMs: [], idleCpuMsPerSecond: null };
-  const some = { ops: 10, errors: 0, firstError: null, latency: summarize([2]), turnP50sMs: [2], idleCpuMsPerSecond: 5 };
-  const rows = alternatedRows({ rounds: 1, turnMs: 1000, etcd: some, orch: none }, null);
+test('turns without a value on one side leave the targets to the c=1 points, or unmeasured without them', () => {
+  const rows = inTurnsRows({
+    writes: { rounds: 1, turnMs: 1000, etcd: turnsSide(2, { ops: 10 }), orch: turnsSide(0, { ops: 0 }) },
+    reads: { rounds: 1, turnMs: 1000, etcd: turnsSide(1, { perSecond: 900 }), orch: turnsSide(0, { ops: 0 }) },
+  }, null);
   assert.equal(rows[0]?.orch, null);
   assert.match(line(targetLines(rows), 'target: store writes c=1 p50'), /: not measured \(/);
+  assert.match(line(targetLines(rows), 'target: linearizable reads'), /: not measured \(/);
   const withPoint = [...storeRows([point(1, 300, 3, 500)], [point(1, 400, 2.5, 500)], null), ...rows];
   assert.equal(line(targetLines(withPoint), 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: missed (3 ms against 2.5 ms, 1.2x)");
+  assert.equal(line(targetLines(withPoint), 'target: linearizable reads'), "target: linearizable reads >= 1.2x etcd's at every concurrency: missed (c=1 1x)");
 });
 
-test('writes in turns without the c=1 point name no ratio for it', () => {
-  const side = { ops: 10, errors: 0, firstError: null, latency: summarize([2]), turnP50sMs: [2], idleCpuMsPerSecond: null };
-  assert.equal(line(targetLines(alternatedRows({ rounds: 1, turnMs: 1000, etcd: side, orch: side }, null)), 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (2 ms against 2 ms, 1x, in turns)");
+test('turns without the c=1 points name no ratio for them, and without reads leave the read rows out', () => {
+  const rows = inTurnsRows({ writes: { rounds: 1, turnMs: 1000, etcd: turnsSide(2, { ops: 10 }), orch: turnsSide(2, { ops: 10 }) }, reads: null }, null);
+  assert.equal(rows.length, 3);
+  assert.equal(line(targetLines(rows), 'target: store writes c=1 p50'), "target: store writes c=1 p50 <= 1x etcd's: met (2 ms against 2 ms, 1x, in turns)");
 });
 
 test('a target whose rows are missing is not measured', () => {
