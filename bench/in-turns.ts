@@ -99,22 +99,15 @@ async function turns(drivers: Readonly<Record<Side, StoreDriver>>, kind: Kind, o
     if (!fits(2 * options.turnMs)) break;
     for (const side of turnOrder(round)) {
       const driver = drivers[side];
-      const samples = latencies[side];
       const other: Side = side === 'etcd' ? 'orch' : 'etcd';
       const otherCpuBefore = options.pids === undefined ? 0 : cpuOf(other);
       const turnStarted = performance.now();
       const operation = kind === 'write'
         ? (seq: number): Promise<void> => driver.write(seq, `turns-${round}-${seq}`)
         : (seq: number): Promise<void> => driver.read(seq, readKeys[seq % readKeys.length] ?? 'turns-r-0');
-      loads[side].push(await runClosedLoop({
-        concurrency: 1,
-        durationMs: options.turnMs,
-        op: async (seq) => {
-          const started = performance.now();
-          await operation(seq);
-          samples.push(performance.now() - started);
-        },
-      }));
+      const load = await runClosedLoop({ concurrency: 1, durationMs: options.turnMs, op: operation, keepLatencies: true });
+      loads[side].push(load);
+      latencies[side].push(...(load.latenciesMs ?? []));
       if (options.pids !== undefined) {
         idle[other].cpuMs += cpuOf(other) - otherCpuBefore;
         idle[other].turnsMs += performance.now() - turnStarted;

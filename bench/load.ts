@@ -12,6 +12,8 @@ export interface LoadResult {
   /** Successful operations per second. */
   readonly opsPerSecond: number;
   readonly latency: LatencySummary;
+  /** Every successful operation's latency (ms), when `keepLatencies` asked for them. */
+  readonly latenciesMs?: readonly number[];
 }
 
 /** How to drive a closed loop. `op(seq)` gets a run-wide sequence number, unique per operation. */
@@ -22,6 +24,8 @@ export interface LoadOptions {
   /** Stop after this many operations (default: no budget). */
   readonly opsMax?: number;
   readonly op: (seq: number, worker: number) => Promise<void>;
+  /** Return every latency too (to pool several loops' samples). */
+  readonly keepLatencies?: boolean;
 }
 
 /** Runs the loop; the result counts only successful operations in throughput and latency. */
@@ -55,5 +59,6 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
     elapsedMs,
     opsPerSecond: elapsedMs > 0 ? (latencies.length * 1000) / elapsedMs : 0,
     latency: summarize(latencies),
+    ...(options.keepLatencies === true ? { latenciesMs: latencies } : {}),
   };
 }

@@ -41,3 +41,21 @@ export function processCpuMs(pid: number, ticksPerSecond: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
+
+/** What `work` added to a process's peak RSS: VmRSS before it (the peak reset to it), VmHWM after it. */
+export interface PeakGrowth {
+  readonly peakReset: boolean;
+  readonly rssBeforeBytes: number | null;
+  readonly peakBytes: number | null;
+  /** peak - rss before: what the process took at most for `work`, beyond what it held. */
+  readonly growthBytes: number | null;
+}
+
+/** Runs `work` between a reset of the process's peak RSS and a reading of it. */
+export async function peakGrowthOver<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; growth: PeakGrowth }> {
+  const peakReset = resetPeakRss(pid);
+  const rssBeforeBytes = procMemoryBytes(pid, 'VmRSS');
+  const value = await work();
+  const peakBytes = procMemoryBytes(pid, 'VmHWM');
+  return { value, growth: { peakReset, rssBeforeBytes, peakBytes, growthBytes: rssBeforeBytes === null || peakBytes === null ? null : peakBytes - rssBeforeBytes } };
+}

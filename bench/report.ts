@@ -2,7 +2,7 @@
 // limit where one applies. Missing measurements (a failed phase) give missing cells, never zeros.
 import type { ApiPoint } from './api-bench.ts';
 import type { FailoverResult } from './failover.ts';
-import type { InTurnsResult, TurnsResult } from './in-turns.ts';
+import type { InTurnsResult, TurnsResult, TurnsSide } from './in-turns.ts';
 import { replicasOnOneDisk, type MachineLimits } from './machine-limits.ts';
 import type { ServerTimings } from './server-timings.ts';
 import type { StorePoint } from './store-bench.ts';
@@ -19,6 +19,11 @@ const roundTripRow = 'loopback TCP round trip p50 (two processes)';
 /** The starts of the one client's rows with etcd and orch in turns (bench/in-turns.ts) that the targets read back. */
 const inTurnsWriteP50Prefix = 'write p50 c=1, etcd and orch in turns';
 const inTurnsReadsPrefix = 'linearizable reads per second c=1, etcd and orch in turns';
+
+/** One commit's bound on this machine: an fdatasync of an append plus a loopback round trip. */
+function commitLimitMs(machine: MachineLimits | null): number | null {
+  return machine === null ? null : 1000 / machine.fdatasyncPerSecond + machine.loopbackRoundTripP50Ms;
+}
 
 /** The machine's own rows: the value goes in the limit column. */
 export function machineRows(machine: MachineLimits): BenchRow[] {
@@ -46,7 +51,7 @@ export const apiStoreLabels: StoreRowLabels = { section: 'api', write: 'ConfigMa
 /** Store rows per concurrency: write throughput, p50, p99; read throughput and p50 (named `<label> <metric> c=<n>`). */
 export function storeRows(orch: readonly StorePoint[] | null, etcd: readonly StorePoint[] | null, machine: MachineLimits | null, labels: StoreRowLabels = storeLabels): BenchRow[] {
   const concurrencies = [...new Set([...(orch ?? []), ...(etcd ?? [])].map((p) => p.concurrency))];
-  const commitMs = machine === null ? null : 1000 / machine.fdatasyncPerSecond + machine.loopbackRoundTripP50Ms;
+  const commitMs = commitLimitMs(machine);
   // Both sections answer over a node HTTP server; the store's shim speaks HTTP/1.1, so for it the
   // bare HTTP/2 server is an order of magnitude rather than a strict bound.
   const http2 = machine?.http2RequestsPerSecond ?? null;
@@ -91,10 +96,10 @@ function serverRows(section: string, c: number, server: ServerTimings, commitMs:
  * when they ran.
  */
 export function inTurnsRows(result: InTurnsResult, machine: MachineLimits | null): BenchRow[] {
-  const commitMs = machine === null ? null : 1000 / machine.fdatasyncPerSecond + machine.loopbackRoundTripP50Ms;
+  const commitMs = commitLimitMs(machine);
   const section = storeLabels.section;
   const turns = (t: TurnsResult): string => `${t.rounds} turns of ${formatNumber(t.turnMs / 1000)} s each`;
-  const sides = (t: TurnsResult, pick: (s: TurnsResult['orch']) => number | null) => ({ orch: t.orch.ops === 0 ? null : pick(t.orch), etcd: t.etcd.ops === 0 ? null : pick(t.etcd) });
+  const sides = (t: TurnsResult, pick: (s: TurnsSide) => number | null) => ({ orch: t.orch.ops === 0 ? null : pick(t.orch), etcd: t.etcd.ops === 0 ? null : pick(t.etcd) });
   const { writes, reads } = result;
   return [
     makeRow({ section, name: `${inTurnsWriteP50Prefix} (${turns(writes)})`, unit: 'ms', ...sides(writes, (s) => s.latency.p50Ms), limit: commitMs }),
@@ -246,9 +251,9 @@ export function targetLines(rows: readonly BenchRow[]): string[] {
   const find = (section: string, name: string): BenchRow | undefined => rows.find((r) => r.section === section && r.name === name);
   const store = storeTargets(rows, storeLabels);
   const x = (v: number | null | undefined): string => `${formatNumber(v ?? null)}x`;
-  // The single writer in turns with etcd when it ran; else the c=1 point, measured a minute apart from etcd's.
-  const alternated = rows.find((r) => r.section === storeLabels.section && r.name.startsWith(inTurnsWriteP50Prefix) && r.ratio !== null);
-  const p50Row = alternated ?? store.p50;
+  // The writes in turns with etcd when they ran; else the c=1 point, measured a minute apart from etcd's.
+  const writesInTurns = rows.find((r) => r.section === storeLabels.section && r.name.startsWith(inTurnsWriteP50Prefix) && r.ratio !== null);
+  const p50Row = writesInTurns ?? store.p50;
   const p50 = p50Row?.ratio;
   const write16 = store.write16?.ratio;
   const write256 = store.write256?.ratio;
@@ -273,7 +278,7 @@ export function targetLines(rows: readonly BenchRow[]): string[] {
   // Too few kills cannot meet the target, whatever their p99.
   const failoverVerdict = failoverP99 === null || kills === null ? 'not measured' : kills < a.failoverKills ? 'missed' : verdict(failoverP99, (v) => v <= a.failoverP99Ms);
   const lines = [
-    `target: store writes c=1 p50 <= ${a.singleWriterP50}x etcd's: ${verdict(p50, (v) => v <= a.singleWriterP50)} (${formatNumber(p50Row?.orch ?? null)} ms against ${formatNumber(p50Row?.etcd ?? null)} ms, ${x(p50)}${alternated === undefined ? '' : `, in turns${store.p50?.ratio == null ? '' : `; the c=1 point: ${x(store.p50.ratio)}`}`})`,
+    `target: store writes c=1 p50 <= ${a.singleWriterP50}x etcd's: ${verdict(p50, (v) => v <= a.singleWriterP50)} (${formatNumber(p50Row?.orch ?? null)} ms against ${formatNumber(p50Row?.etcd ?? null)} ms, ${x(p50)}${writesInTurns === undefined ? '' : `, in turns${store.p50?.ratio == null ? '' : `; the c=1 point: ${x(store.p50.ratio)}`}`})`,
     `target: store write throughput c=16 >= ${a.writeThroughput}x etcd's: ${verdict(write16, (v) => v >= a.writeThroughput)} (${x(write16)})`,
     `target: store write throughput c=256 >= ${a.writeThroughput}x etcd's: ${verdict(write256, (v) => v >= a.writeThroughput)} (${x(write256)})`,
     `target: store write p99 c=256 <= etcd's: ${verdict(p99at256?.ratio, (v) => v <= 1)} (${formatNumber(p99at256?.orch ?? null)} ms against ${formatNumber(p99at256?.etcd ?? null)} ms, ${x(p99at256?.ratio)})`,

@@ -210,16 +210,12 @@ await phase('orch store (3 processes)', async () => {
 // After both store levels, so that their points are measured as before; both clusters run at once here.
 await phase('store single client, etcd and orch in turns', async (budget) => {
   const etcd = await startEtcdCluster({ dataDir: join(baseDir, 'etcd-turns'), members: 3, readyTimeoutMs: Math.min(60_000, budget.ms) });
-  const clients: EtcdJsonClient[] = [];
   try {
     const store = await startStoreCluster({ dataDir: join(baseDir, 'orch-store-turns'), replicas: 3, readyTimeoutMs: Math.max(1, Math.min(limits.clusterReadyMs, budget.deadline - performance.now())) });
+    const client = (cluster: GatewayCluster): EtcdJsonClient => new EtcdJsonClient(cluster.clientUrls, { connectionsPerMember: 16, timeoutMs: limits.requestTimeoutMs });
+    const clients = { etcd: client(etcd), orch: client(store) };
     try {
-      const client = (urls: readonly string[]): EtcdJsonClient => {
-        const made = new EtcdJsonClient(urls, { connectionsPerMember: 16, timeoutMs: limits.requestTimeoutMs });
-        clients.push(made);
-        return made;
-      };
-      const drivers = { etcd: etcdStoreDriver(client(etcd.clientUrls), limits.valueBytes), orch: etcdStoreDriver(client(store.clientUrls), limits.valueBytes) };
+      const drivers = { etcd: etcdStoreDriver(clients.etcd, limits.valueBytes), orch: etcdStoreDriver(clients.orch, limits.valueBytes) };
       const result = await runInTurns(drivers, {
         rounds: limits.singleClientTurns, turnMs: limits.singleClientTurnMs, warmupMs: limits.warmupMs, readKeys: limits.readKeys, deadline: budget.deadline,
         pids: { etcd: etcd.pids, orch: store.pids },
@@ -236,7 +232,7 @@ await phase('store single client, etcd and orch in turns', async (budget) => {
       }
       inTurns = result;
     } finally {
-      for (const c of clients) await c.close().catch(() => undefined);
+      for (const c of Object.values(clients)) await c.close().catch(() => undefined);
       await store.stop();
     }
   } finally {

@@ -9,9 +9,9 @@ import { createObjects as createObjectsOver } from './create-phases.ts';
 import { runClosedLoop, type LoadResult } from './load.ts';
 import { configMap, OrchClient } from './orch-client.ts';
 import type { OrchTarget } from './orch-target.ts';
-import { procMemoryBytes, resetPeakRss } from './proc-stats.ts';
+import { peakGrowthOver } from './proc-stats.ts';
 import { awaitApplied, pollUntil, statusOf, type ReplicaStatusView } from './replica-status.ts';
-import { directoryBytes, holdWatches, streamedGet } from './scale-probes.ts';
+import { directoryBytes, holdWatches, streamedGet, type HeldWatches } from './scale-probes.ts';
 import { percentile } from './stats.ts';
 import { probeReady } from '../internal/cluster/wait-ready.ts';
 import { stopReplica, type LocalReplica } from '../internal/cluster/local-cluster.ts';
@@ -111,17 +111,11 @@ export async function measureLists(ctx: ScaleContext): Promise<ListSample[]> {
   for (const { replica } of running(ctx)) {
     const pid = replica.process?.pid;
     if (pid === undefined) continue;
-    const peakReset = resetPeakRss(pid);
-    const rssBeforeBytes = procMemoryBytes(pid, 'VmRSS');
-    const answer = await streamedGet(replica.apiUrl, ctx.target.cluster.caPem, ctx.target.cluster.adminToken, `/api/v1/namespaces/${ctx.namespace}/configmaps`, {
+    const { value: answer, growth } = await peakGrowthOver(pid, () => streamedGet(replica.apiUrl, ctx.target.cluster.caPem, ctx.target.cluster.adminToken, `/api/v1/namespaces/${ctx.namespace}/configmaps`, {
       timeoutMs: Math.max(ctx.requestTimeoutMs, 120_000), marker: `"name":"${objectPrefix}-`,
-    });
-    const peakBytes = procMemoryBytes(pid, 'VmHWM');
+    }));
     if (answer.status !== 200) throw new Error(`LIST on ${replica.spec.name}: status ${answer.status}`);
-    samples.push({
-      replica: replica.spec.name, role: replica.spec.name === leader ? 'leader' : 'follower', ms: answer.ms, bytes: answer.bytes, items: answer.markers,
-      rssBeforeBytes, peakBytes, growthBytes: rssBeforeBytes === null || peakBytes === null ? null : peakBytes - rssBeforeBytes, peakReset,
-    });
+    samples.push({ replica: replica.spec.name, role: replica.spec.name === leader ? 'leader' : 'follower', ms: answer.ms, bytes: answer.bytes, items: answer.markers, ...growth });
   }
   return samples;
 }
@@ -183,22 +177,22 @@ export async function measureWatchers(ctx: ScaleContext, watchers: number, holdM
   const one = await streamedGet(replica.apiUrl, caPem, adminToken, path, { marker: `"name":"${objectPrefix}-`, stopAtMarkers: ctx.count, timeoutMs: ctx.deadline - performance.now() });
   if (one.status !== 200) throw new Error(`watch on ${replica.spec.name}: status ${one.status}`);
   if (one.markers < ctx.count) throw new Error(`watch on ${replica.spec.name} ended after ${one.markers} of ${ctx.count} objects`);
-  const peakReset = resetPeakRss(pid);
-  const rssBeforeBytes = procMemoryBytes(pid, 'VmRSS');
-  const held = await holdWatches(replica.apiUrl, caPem, adminToken, path, watchers, ctx.requestTimeoutMs);
+  const held: HeldWatches[] = [];
   const heldMs = Math.max(0, Math.min(holdMs, ctx.deadline - performance.now()));
-  let peakBytes: number | null;
   try {
-    // Until each watch's connection has pushed back and the replica holds what it will hold.
-    await new Promise((resolve) => setTimeout(resolve, heldMs));
-    peakBytes = procMemoryBytes(pid, 'VmHWM');
+    const { growth } = await peakGrowthOver(pid, async () => {
+      held.push(await holdWatches(replica.apiUrl, caPem, adminToken, path, watchers, ctx.requestTimeoutMs));
+      // Until each watch's connection has pushed back and the replica holds what it will hold.
+      await new Promise((resolve) => setTimeout(resolve, heldMs));
+    });
+    const { peakReset, rssBeforeBytes, peakBytes, growthBytes } = growth;
+    return {
+      replica: replica.spec.name, initialEventsMs: one.ms, watchers, heldMs, rssBeforeBytes, peakBytes, peakReset,
+      growthBytesPerWatcher: growthBytes === null ? null : growthBytes / watchers,
+    };
   } finally {
-    held.close();
+    for (const h of held) h.close();
   }
-  return {
-    replica: replica.spec.name, initialEventsMs: one.ms, watchers, heldMs, rssBeforeBytes, peakBytes, peakReset,
-    growthBytesPerWatcher: rssBeforeBytes === null || peakBytes === null ? null : (peakBytes - rssBeforeBytes) / watchers,
-  };
 }
 
 /** One replica's data directory on disk: the store (`state/`) and the Raft log with its snapshots (`raft/`). */

@@ -65,7 +65,7 @@ export class RaftNode extends EventEmitter {
   private relayedToTake = false;
   /**
    * The last index of the last Ready whose entries held a proposal a follower relayed (a client of
-   * that follower waits for it to apply the entry); 0 for none. See followersWaitOn.
+   * that follower waits for it to apply the entry); 0 for none. See othersWaitOn.
    */
   private relayedThrough = 0;
   /** Entry bytes applied since the last snapshot. */
