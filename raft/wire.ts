@@ -46,6 +46,7 @@ export interface WireMessage {
   rejectHintTerm: number;
   snapshot: WireSnapshotMetadata | null;
   context: Uint8Array;
+  leaderDurable: number;
 }
 /** One batch on a peer stream. */
 export interface WireBatch {
@@ -120,6 +121,7 @@ export function messageToWire(m: Message): WireMessage {
     rejectHintTerm: m.rejectHintTerm,
     snapshot: meta ? { index: meta.index, term: meta.term, confState: confToWire(meta.confState) } : null,
     context: m.context,
+    leaderDurable: m.leaderDurable,
   };
 }
 
@@ -136,6 +138,7 @@ export function messageFromWire(w: WireMessage, snapshotData: Uint8Array = new U
     reject: w.reject, rejectHint: index(Number(w.rejectHint)), rejectHintTerm: term(Number(w.rejectHintTerm)),
     snapshot: s ? { metadata: { index: index(Number(s.index)), term: term(Number(s.term)), confState: confFromWire(s.confState) }, data: snapshotData } : null,
     context: bytes(w.context),
+    leaderDurable: index(Number(w.leaderDurable)),
   };
 }
 

@@ -17,6 +17,7 @@ export function makeMessage(fields: Partial<Message> & { type: MessageType }): M
     rejectHint: index(0),
     rejectHintTerm: term(0),
     snapshot: null,
+    leaderDurable: index(0),
     context: emptyBytes,
     ...fields,
   };
@@ -34,6 +35,20 @@ export const noAnswerContext: Uint8Array = Uint8Array.of(1);
 /** Whether an app message asks for no answer (see noAnswerContext). */
 export function asksNoAnswer(m: Message): boolean {
   return m.type === 'app' && m.entries.length === 0 && m.context.byteLength === noAnswerContext.byteLength && m.context[0] === noAnswerContext[0];
+}
+
+/**
+ * The context of an append answer from a follower that infers commits (Raft.inferCommit): told its
+ * leader's durable index, it commits what it holds durably of the leader's term at or below it. The
+ * leader then owes it no commit-only append for what it told. A leader of an earlier version ignores
+ * contexts on append answers; to a follower of an earlier version, which sends none, the leader
+ * sends every commit as before.
+ */
+export const infersCommitsContext: Uint8Array = Uint8Array.of(2);
+
+/** Whether an append answer comes from a follower that infers commits (see infersCommitsContext). */
+export function infersCommits(m: Message): boolean {
+  return m.type === 'appResp' && m.context.byteLength === infersCommitsContext.byteLength && m.context[0] === infersCommitsContext[0];
 }
 
 /**

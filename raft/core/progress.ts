@@ -20,6 +20,10 @@ export class Progress {
   recentActive = false;
   /** In probe state: a probe is out, wait for its answer (or a heartbeat answer). */
   probeSent = false;
+  /** Its last append answer said it commits on the leader's durable index by itself (infersCommitsContext). */
+  infersCommits = false;
+  /** The highest leaderDurable sent to it (Message.leaderDurable). */
+  toldDurable: Index = index(0);
   readonly inflights: Inflights;
 
   /** A fresh progress expecting `next` as the follower's next index. */

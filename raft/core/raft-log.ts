@@ -38,6 +38,15 @@ export class RaftLog {
     return this.unstable.maybeLastIndex() ?? this.storage.lastIndex();
   }
 
+  /**
+   * The last index of the log that is durable: persisted by the driver (advance) and not being
+   * replaced by the unstable tail. Null while a snapshot waits to be persisted.
+   */
+  durableLastIndex(): Index | null {
+    if (this.unstable.snapshot !== null) return null;
+    return index(Math.min(this.unstable.offset - 1, this.storage.lastIndex()));
+  }
+
   /** The term at i; throws Compacted below firstIndex()-1, Unavailable above lastIndex(). */
   term(i: Index): Term {
     const t = this.unstable.maybeTerm(i);

@@ -9,7 +9,7 @@ import { RaftLog } from './raft-log.ts';
 import { ReadOnly } from './read-only.ts';
 import { UncommittedBytes } from './uncommitted-bytes.ts';
 import { stepCandidate, stepFollower } from './step-follower.ts';
-import { bcastAppend, stepLeader } from './step-leader.ts';
+import { bcastAppend, durableUntold, stepLeader } from './step-leader.ts';
 import { ProgressTracker, confStateOf, isJoint } from './tracker.ts';
 import { RaftError, index, term } from './types.ts';
 import type { ConfChange, ConfState, Entry, Index, Message, NodeId, PlantedBugs, ReadState, Role, Snapshot, Term } from './types.ts';
@@ -55,6 +55,16 @@ export class Raft {
   appendsPending = false;
   /** Leader: the commit moved; every follower hears of it at the next Ready (see flushAppends). */
   commitPending = false;
+  /**
+   * Leader: its own log became durable past its commit; followers that infer commits hear of it at
+   * the next Ready (see flushAppends).
+   */
+  durablePending = false;
+  /**
+   * Follower: the index through which its leader of this term said its log is durable, with the
+   * two of them a quorum (Message.leaderDurable; 0: not told). See inferCommit.
+   */
+  leaderDurable: Index = index(0);
   /** Leader: data bytes appended and not yet handed out committed, capped (maxUncommittedEntriesBytes). */
   readonly uncommitted: UncommittedBytes;
   private readonly random: () => number;
@@ -136,6 +146,8 @@ export class Raft {
     this.uncommitted.reset();
     this.appendsPending = false;
     this.commitPending = false;
+    this.durablePending = false;
+    this.leaderDurable = index(0);
   }
 
   /** Becomes a follower of `lead` ('' = unknown) in term t. */
@@ -207,6 +219,27 @@ export class Raft {
     if (this.role !== 'leader' || lastTerm !== this.term) return;
     if (!this.trk.progress.get(this.id)?.maybeUpdate(last)) return;
     if (this.maybeCommit()) this.broadcastCommit();
+    if (last > this.log.committed && durableUntold(this)) this.durablePending = true;
+  }
+
+  /**
+   * Follower: commits what it knows a quorum holds. Its leader told it (leaderDurable) that its own
+   * log is durable through an index and that the two of them are a quorum of its membership, with
+   * no membership change pending. An entry of the leader's term that is durable here too and at or
+   * below that index is then on a quorum: committed by the rule the leader itself applies (Raft
+   * §5.4.2, counted at the follower). The leader's membership can only change by applying a later
+   * entry, which commits this one first. Only entries of the current term are counted, as by the
+   * leader; the older ones before them commit with them.
+   *
+   * This saves a relayed write two messages: the follower answers its client once its own fsync and
+   * the leader's notice are in, instead of after its acknowledgement and the leader's commit.
+   */
+  inferCommit(): void {
+    if (this.role !== 'follower' || this.leaderDurable === 0) return;
+    const durable = this.log.durableLastIndex();
+    if (durable === null) return;
+    const upTo = index(Math.min(this.leaderDurable, durable));
+    if (upTo > this.log.committed && this.log.matchTerm(upTo, this.term)) this.log.commitTo(upTo);
   }
 
   /** Leader: advances the commit to what a quorum matched (current-term rule, Raft §5.4.2). */

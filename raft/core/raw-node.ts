@@ -114,7 +114,7 @@ export class RawNode {
     if (!sameHard(this.hardStateToEmit(), this.prevHard)) return true;
     if (r.log.unstable.snapshot !== null || r.log.unstable.entries.length > 0) return true;
     if (r.msgs.length > 0 || r.readStates.length > 0) return true;
-    if (r.role === 'leader' && (r.readOnly.hasUnsentRound() || r.appendsPending || r.commitPending)) return true;
+    if (r.role === 'leader' && (r.readOnly.hasUnsentRound() || r.appendsPending || r.commitPending || r.durablePending)) return true;
     return r.log.hasNextCommittedEntries();
   }
 
@@ -156,6 +156,8 @@ export class RawNode {
       r.log.stableTo(lastEntry.index, lastEntry.term);
       // Only now are the leader's own entries durable, so only now do they count towards a commit.
       r.ackOwnAppend(lastEntry.index, lastEntry.term);
+      // A follower's likewise: with what its leader told, they may be known committed.
+      r.inferCommit();
     }
     if (rd.snapshot !== null) {
       r.log.stableSnapTo(rd.snapshot.metadata.index);

@@ -1,4 +1,4 @@
-import { asksNoAnswer } from './message.ts';
+import { asksNoAnswer, infersCommitsContext } from './message.ts';
 import type { Raft } from './raft.ts';
 import { RaftError, index } from './types.ts';
 import type { Message } from './types.ts';
@@ -83,21 +83,24 @@ function handleLeaderMessage(r: Raft, m: Message): void {
 }
 
 function handleAppend(r: Raft, m: Message): void {
+  // Only this term's leader gets here (Raft.step answers or drops other terms): what it tells holds.
+  if (m.leaderDurable > r.leaderDurable) r.leaderDurable = m.leaderDurable;
+  r.inferCommit();
   if (m.index < r.log.committed) {
-    r.send({ type: 'appResp', to: m.from, index: r.log.committed });
+    r.send({ type: 'appResp', to: m.from, index: r.log.committed, context: infersCommitsContext });
     return;
   }
   const lastNew = r.log.maybeAppend(m.index, m.logTerm, m.commit, m.entries);
   if (lastNew !== null) {
     // A commit-only append the leader wants no answer to (it holds our ack of m.index already).
-    if (!asksNoAnswer(m)) r.send({ type: 'appResp', to: m.from, index: lastNew });
+    if (!asksNoAnswer(m)) r.send({ type: 'appResp', to: m.from, index: lastNew, context: infersCommitsContext });
     return;
   }
   // Find the last index whose term is <= the leader's term at m.index: entries above it
   // cannot match, so the leader may skip them all in one round trip.
   const hint = index(Math.min(m.index, r.log.lastIndex()));
   const [hintIndex, hintTerm] = r.log.findConflictByTerm(hint, m.logTerm);
-  r.send({ type: 'appResp', to: m.from, index: m.index, reject: true, rejectHint: hintIndex, rejectHintTerm: hintTerm });
+  r.send({ type: 'appResp', to: m.from, index: m.index, reject: true, rejectHint: hintIndex, rejectHintTerm: hintTerm, context: infersCommitsContext });
 }
 
 function handleHeartbeat(r: Raft, m: Message): void {
@@ -107,6 +110,6 @@ function handleHeartbeat(r: Raft, m: Message): void {
 
 function handleSnapshot(r: Raft, m: Message): void {
   if (m.snapshot === null) throw new Error('assert: snap message without snapshot');
-  if (r.restore(m.snapshot)) r.send({ type: 'appResp', to: m.from, index: r.log.lastIndex() });
-  else r.send({ type: 'appResp', to: m.from, index: r.log.committed });
+  if (r.restore(m.snapshot)) r.send({ type: 'appResp', to: m.from, index: r.log.lastIndex(), context: infersCommitsContext });
+  else r.send({ type: 'appResp', to: m.from, index: r.log.committed, context: infersCommitsContext });
 }

@@ -5,7 +5,7 @@ import type { Progress } from './progress.ts';
 import type { Raft } from './raft.ts';
 import type { ReadRequest } from './read-only.ts';
 import { roundContext, roundOf } from './read-only.ts';
-import { noAnswerContext } from './message.ts';
+import { infersCommits, noAnswerContext } from './message.ts';
 import { isJoint } from './tracker.ts';
 import { RaftError, index } from './types.ts';
 import type { Entry, Index, Message, NodeId } from './types.ts';
@@ -99,6 +99,7 @@ function confChangeRefusal(r: Raft, pendingConfIndex: Index, leave: boolean): st
 
 function handleAppResp(r: Raft, m: Message, pr: Progress): void {
   pr.recentActive = true;
+  pr.infersCommits = infersCommits(m);
   if (m.reject) {
     let nextProbe = m.rejectHint;
     if (m.rejectHintTerm > 0) nextProbe = r.log.findConflictByTerm(m.rejectHint, m.rejectHintTerm)[0];
@@ -174,7 +175,20 @@ function handleReadIndex(r: Raft, m: Message): void {
     if (r.pendingReadIndexMessages.length < pendingReadIndexMessagesMax) r.pendingReadIndexMessages.push(m);
     return;
   }
-  r.readOnly.add(from, m.context, r.log.committed);
+  r.readOnly.add(from, m.context, readIndexOf(r));
+}
+
+/**
+ * The index a read must wait for: everything any replica may have acknowledged as committed. That
+ * is the leader's commit, or beyond it what a follower may have inferred committed on the leader's
+ * word (Raft.inferCommit): at most the highest durable index the leader told. Waiting for those
+ * entries costs a read only while writes are in flight; serving below them could miss a write a
+ * follower already answered.
+ */
+function readIndexOf(r: Raft): Index {
+  let i = r.log.committed;
+  for (const [id, pr] of r.trk.progress) if (id !== r.id && pr.toldDurable > i) i = pr.toldDurable;
+  return i;
 }
 
 /** Leader: sends one heartbeat round for every read queued since the last round. */
@@ -206,25 +220,70 @@ export function bcastHeartbeat(r: Raft, context: Uint8Array): void {
  * Leader, when a Ready is taken: sends what the steps since the last Ready left pending, at once for
  * all of them. Proposals (appendsPending): to each follower, its new entries as far as its inflight
  * window allows. A commit that moved (commitPending): to each follower an append even if empty, so
- * that it learns the commit. Without this, each proposal and each acknowledgement stepped would
- * send its own append to every follower (and each get its own answer): a batch of N relayed
- * proposals cost N appends and N answers per follower instead of one.
+ * that it learns the commit, unless it will infer that commit itself (followerInfersCommit). Its
+ * own log durable past the commit (durablePending): to each follower that infers commits and has
+ * not been told that far, an append even if empty that tells it (Message.leaderDurable) and asks
+ * no answer. Without this, each proposal and each acknowledgement stepped would send its own append
+ * to every follower (and each get its own answer): a batch of N relayed proposals cost N appends
+ * and N answers per follower instead of one.
  */
 export function flushAppends(r: Raft): void {
   const sendIfEmpty = r.commitPending;
-  if (!r.appendsPending && !sendIfEmpty) return;
+  const durableMoved = r.durablePending;
+  if (!r.appendsPending && !sendIfEmpty && !durableMoved) return;
   r.appendsPending = false;
   r.commitPending = false;
+  r.durablePending = false;
   if (r.role !== 'leader') return;
   // A follower sent an append since (a probe answered, a heartbeat answered) knows this commit already.
   const told = new Set<NodeId>();
   if (sendIfEmpty) for (const m of r.msgs) if (m.type === 'app' && m.commit === r.log.committed) told.add(m.to);
+  const durable = durableToTell(r);
   for (const id of r.trk.ids()) {
-    if (id === r.id || !maybeSendAppend(r, id, sendIfEmpty && !told.has(id))) continue;
+    if (id === r.id) continue;
+    const pr = r.trk.progress.get(id);
+    if (pr === undefined) continue;
+    const commit = sendIfEmpty && !told.has(id) && !followerInfersCommit(r, pr);
+    const notice = durableMoved && pr.infersCommits && r.trk.isVoter(id) && durable > pr.toldDurable;
+    if (!maybeSendAppend(r, id, commit || notice, notice && !commit)) continue;
     while (maybeSendAppend(r, id, false)) {
       // keep streaming while the inflight window allows
     }
   }
+}
+
+/**
+ * The index through which the leader may tell a voter its log is durable (Message.leaderDurable),
+ * or 0: the two must be a quorum of its membership (two or three voters, not joint, the leader
+ * one of them) with no membership change pending. A change is only in force once applied, and
+ * applying one commits every entry before it, so what was told under this membership stays true.
+ */
+function durableToTell(r: Raft): Index {
+  if (isJoint(r.trk.config) || r.pendingConfIndex > r.log.applied || !r.trk.isVoter(r.id)) return index(0);
+  if (r.trk.voterIds().length > 3) return index(0);
+  return r.trk.progress.get(r.id)?.match ?? index(0);
+}
+
+/** Whether a follower that infers commits has not been told the leader's log is durable as far as it is. */
+export function durableUntold(r: Raft): boolean {
+  const durable = durableToTell(r);
+  if (durable === 0) return false;
+  for (const [id, pr] of r.trk.progress) {
+    if (id !== r.id && pr.infersCommits && pr.toldDurable < durable && r.trk.isVoter(id)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a follower will commit the leader's commit index by itself (Raft.inferCommit): it infers
+ * commits, it was told the leader's log is durable that far, the entries that far went to it, and
+ * the entry there is of this term. Its acknowledgement need not be in: it commits once its own
+ * write is durable. Should those entries be lost, the heartbeat's answer finds the gap as it would
+ * for any lost append (the leader probes).
+ */
+function followerInfersCommit(r: Raft, pr: Progress): boolean {
+  const c = r.log.committed;
+  return pr.infersCommits && pr.toldDurable >= c && pr.state === 'replicate' && pr.next > c && r.committedEntryInCurrentTerm();
 }
 
 /** Sends app messages to every other member (empty ones too unless sendIfEmpty is false). */
@@ -239,7 +298,11 @@ export function sendAppend(r: Raft, to: NodeId): void {
   maybeSendAppend(r, to, true);
 }
 
-function maybeSendAppend(r: Raft, to: NodeId, sendIfEmpty: boolean): boolean {
+/**
+ * Sends an app (or a snapshot) to `to` unless its progress is paused; `notice`: an empty one only
+ * tells leaderDurable, and asks no answer.
+ */
+function maybeSendAppend(r: Raft, to: NodeId, sendIfEmpty: boolean, notice = false): boolean {
   const pr = r.trk.progress.get(to);
   if (pr === undefined || pr.isPaused()) return false;
   const prev = index(pr.next - 1);
@@ -254,8 +317,11 @@ function maybeSendAppend(r: Raft, to: NodeId, sendIfEmpty: boolean): boolean {
   }
   if (ents.length === 0 && !sendIfEmpty) return false;
   // Only the commit moves, and this follower acknowledged everything before it: no answer wanted.
-  const answerless = ents.length === 0 && pr.state === 'replicate' && pr.match === prev;
-  r.send({ type: 'app', to, index: prev, logTerm: prevTerm, entries: ents, commit: r.log.committed, ...(answerless ? { context: noAnswerContext } : {}) });
+  // Nor to a notice: the entries it tells of get their own answers.
+  const answerless = ents.length === 0 && pr.state === 'replicate' && (pr.match === prev || notice);
+  const leaderDurable = r.trk.isVoter(to) ? durableToTell(r) : index(0);
+  if (leaderDurable > pr.toldDurable) pr.toldDurable = leaderDurable;
+  r.send({ type: 'app', to, index: prev, logTerm: prevTerm, entries: ents, commit: r.log.committed, leaderDurable, ...(answerless ? { context: noAnswerContext } : {}) });
   const last = ents[ents.length - 1];
   if (pr.state === 'replicate' && last !== undefined) {
     pr.optimisticUpdate(last.index);

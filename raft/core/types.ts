@@ -147,8 +147,17 @@ export interface Message {
   readonly rejectHintTerm: Term;
   readonly snapshot: Snapshot | null;
   /**
+   * For app: an index through which the leader's log is durable, told only when the leader and the
+   * receiver are a quorum of the leader's membership and no membership change is pending (0: not
+   * told). A follower that has made its own log durable through an entry of the leader's term at or
+   * below it knows that entry is committed, without waiting for the leader's commit (see
+   * Raft.inferCommit).
+   */
+  readonly leaderDurable: Index;
+  /**
    * For readIndex / heartbeat: the read request context echoed back. For app: noAnswerContext on a
-   * commit-only append that asks for no answer. For transferLeader: unused.
+   * commit-only append that asks for no answer. For appResp: infersCommitsContext from a follower
+   * that commits on `leaderDurable` by itself. For transferLeader: unused.
    */
   readonly context: Uint8Array;
 }

@@ -3,6 +3,7 @@
  * batches, as printed in the scripts' expected output.
  */
 import { decodeConfChange } from '../../raft/core/index.ts';
+import { asksNoAnswer } from '../../raft/core/message.ts';
 import type { ConfChange, ConfState, Entry, HardState, Message, Ready, Snapshot } from '../../raft/core/index.ts';
 
 const decoder = new TextDecoder();
@@ -60,7 +61,7 @@ function contextField(m: Message): string[] {
 function typeFields(m: Message): string[] {
   switch (m.type) {
     case 'app':
-      return [`logTerm=${m.logTerm}`, `index=${m.index}`, `commit=${m.commit}`, ...entriesField(m)];
+      return [`logTerm=${m.logTerm}`, `index=${m.index}`, `commit=${m.commit}`, ...(m.leaderDurable > 0 ? [`durable=${m.leaderDurable}`] : []), ...(asksNoAnswer(m) ? ['no-answer'] : []), ...entriesField(m)];
     case 'appResp':
       return m.reject ? [`index=${m.index}`, `rejected hint=${m.rejectHint} hintTerm=${m.rejectHintTerm}`] : [`index=${m.index}`];
     case 'vote':

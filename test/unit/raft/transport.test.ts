@@ -17,7 +17,7 @@ import { createCertificateAuthority, ensureClusterPki, issuePeerCertificate } fr
 function msg(type: MessageType, from: string, to: string, extra: Partial<Message> = {}): Message {
   return {
     type, from, to, term: term(1), logTerm: term(0), index: index(0), entries: [], commit: index(0), reject: false,
-    rejectHint: index(0), rejectHintTerm: term(0), snapshot: null, context: new Uint8Array(0), ...extra,
+    rejectHint: index(0), rejectHintTerm: term(0), snapshot: null, leaderDurable: index(0), context: new Uint8Array(0), ...extra,
   };
 }
 
@@ -66,11 +66,14 @@ test('two transports exchange messages, forwarded commands and a chunked snapsho
   b.setPeer('a', `https://127.0.0.1:${a.port}`);
 
   const entries = [{ index: index(1), term: term(1), type: 'normal' as const, data: new Uint8Array([1, 2, 3]) }];
-  a.send([msg('heartbeat', 'a', 'b'), msg('app', 'a', 'b', { entries, commit: index(1) })]);
+  a.send([msg('heartbeat', 'a', 'b'), msg('app', 'a', 'b', { entries, commit: index(1), leaderDurable: index(1), context: Uint8Array.of(1) })]);
   await until(() => rb.messages.length === 2, 'messages at b');
   assert.deepEqual(rb.messages.map((m) => m.type), ['heartbeat', 'app']);
   assert.deepEqual([...rb.messages[1]!.entries[0]!.data], [1, 2, 3]);
   assert.equal(rb.messages[1]!.commit, 1);
+  assert.equal(rb.messages[1]!.leaderDurable, 1, 'the leader\'s durable index crosses the wire');
+  assert.deepEqual([...rb.messages[1]!.context], [1]);
+  assert.equal(rb.messages[0]!.leaderDurable, 0);
 
   assert.deepEqual([...await a.forward('b', new Uint8Array([1, 2, 3]))], [3, 2, 1]);
   await assert.rejects(a.forward('b', new TextEncoder().encode('fail')), (e: unknown) => e instanceof RaftNodeError && e.code === 'NotLeader');
