@@ -175,6 +175,14 @@ function handleReadIndex(r: Raft, m: Message): void {
     if (r.pendingReadIndexMessages.length < pendingReadIndexMessagesMax) r.pendingReadIndexMessages.push(m);
     return;
   }
+  if (from !== r.id && r.trk.isVoter(from) && pairIsQuorum(r)) {
+    // A read relayed by a voter: its request is the follower's acknowledgement of this leadership,
+    // sent after its reads began. The two are a quorum, so no leader of a later term can have
+    // been elected before those reads (it needed a vote from one of them, and the follower was
+    // still in a term this node led, this node still is in its own). No heartbeat round needed.
+    respondRead(r, { from, context: m.context, index: readIndexOf(r), round: 0 });
+    return;
+  }
   r.readOnly.add(from, m.context, readIndexOf(r));
 }
 
@@ -259,9 +267,16 @@ export function flushAppends(r: Raft): void {
  * applying one commits every entry before it, so what was told under this membership stays true.
  */
 function durableToTell(r: Raft): Index {
-  if (isJoint(r.trk.config) || r.pendingConfIndex > r.log.applied || !r.trk.isVoter(r.id)) return index(0);
-  if (r.trk.voterIds().length > 3) return index(0);
+  if (!pairIsQuorum(r)) return index(0);
   return r.trk.progress.get(r.id)?.match ?? index(0);
+}
+
+/**
+ * Whether this leader and any one other voter are a quorum of its membership: two or three voters,
+ * not joint, the leader one of them, and no membership change pending.
+ */
+function pairIsQuorum(r: Raft): boolean {
+  return !isJoint(r.trk.config) && r.pendingConfIndex <= r.log.applied && r.trk.isVoter(r.id) && r.trk.voterIds().length <= 3;
 }
 
 /** Whether a follower that infers commits has not been told the leader's log is durable as far as it is. */

@@ -89,3 +89,34 @@ test('a single-voter cluster answers a read at once', () => {
   assert.equal(rd.readStates[0]!.index, 1);
   net.node('a').advance(rd);
 });
+
+/** Reads `id` asks, then the heartbeats with a read round's context the network saw meanwhile. */
+function readRoundsFor(net: Net, id: string, context: string): number {
+  const before = net.sent.length;
+  net.node(id).readIndex(enc(context));
+  net.settle();
+  return net.sent.slice(before).filter((m) => m.type === 'heartbeat' && m.context.byteLength > 0).length;
+}
+
+test('with three voters a follower\'s read is answered without a heartbeat round: its request acknowledges the leader', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc('x'));
+  net.settle();
+  assert.equal(readRoundsFor(net, 'b', 'rb'), 0);
+  const rs = net.peer('b').readStates.at(-1);
+  assert.equal(dec(rs!.requestContext), 'rb');
+  assert.equal(rs!.index, net.node('a').status().commit);
+  assert.equal(readRoundsFor(net, 'a', 'ra'), 2, 'the leader\'s own read still takes a round');
+});
+
+test('with five voters, or from a learner, a follower\'s read still takes a heartbeat round', () => {
+  const five = new Net(['a', 'b', 'c', 'd', 'e']);
+  five.elect('a');
+  assert.equal(readRoundsFor(five, 'b', 'r5'), 4, 'a leader and one follower are no quorum of five');
+  assert.equal(five.peer('b').readStates.length, 1);
+  const withLearner = new Net(['a', 'b', 'c', 'd'], { learners: ['d'] });
+  withLearner.elect('a');
+  assert.equal(readRoundsFor(withLearner, 'd', 'rl'), 3, 'a learner acknowledges nothing');
+  assert.equal(withLearner.peer('d').readStates.length, 1);
+});
