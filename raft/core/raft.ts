@@ -61,8 +61,9 @@ export class Raft {
    */
   durablePending = false;
   /**
-   * Follower: the index through which its leader of this term said its log is durable, with the
-   * two of them a quorum (Message.leaderDurable; 0: not told). See inferCommit.
+   * Follower: the index through which the leader of this term said its log is durable, with the
+   * two of them a quorum (Message.leaderDurable; 0: not told). See inferCommit. Kept while the term
+   * is (a lost pre-vote leaves it): the term has one leader, and its word stays true.
    */
   leaderDurable: Index = index(0);
   /** Leader: data bytes appended and not yet handed out committed, capped (maxUncommittedEntriesBytes). */
@@ -127,6 +128,8 @@ export class Raft {
     if (this.term !== t) {
       this.term = t;
       this.vote = '';
+      // What the leader of the old term told holds for its entries only while this node is in it.
+      this.leaderDurable = index(0);
     }
     this.lead = '';
     this.electionElapsed = 0;
@@ -147,7 +150,6 @@ export class Raft {
     this.appendsPending = false;
     this.commitPending = false;
     this.durablePending = false;
-    this.leaderDurable = index(0);
   }
 
   /** Becomes a follower of `lead` ('' = unknown) in term t. */

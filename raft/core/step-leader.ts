@@ -334,7 +334,9 @@ function maybeSendAppend(r: Raft, to: NodeId, sendIfEmpty: boolean, notice = fal
   // Only the commit moves, and this follower acknowledged everything before it: no answer wanted.
   // Nor to a notice: the entries it tells of get their own answers.
   const answerless = ents.length === 0 && pr.state === 'replicate' && (pr.match === prev || notice);
-  const leaderDurable = r.trk.isVoter(to) ? durableToTell(r) : index(0);
+  // Told only to a follower that infers: one of an earlier version ignores it, and an index told
+  // raises every read's index (readIndexOf) for nothing.
+  const leaderDurable = pr.infersCommits && r.trk.isVoter(to) ? durableToTell(r) : index(0);
   if (leaderDurable > pr.toldDurable) pr.toldDurable = leaderDurable;
   r.send({ type: 'app', to, index: prev, logTerm: prevTerm, entries: ents, commit: r.log.committed, leaderDurable, ...(answerless ? { context: noAnswerContext } : {}) });
   const last = ents[ents.length - 1];

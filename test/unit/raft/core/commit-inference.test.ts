@@ -104,7 +104,7 @@ test('no durable index is told while a membership change is not applied', () => 
   assert.ok(net.queue.filter((m) => m.type === 'app' && m.to === 'b').every((m) => m.leaderDurable > 0), 'applied: notices again');
 });
 
-test('a follower of an earlier version, which says nothing of inferring, gets every commit in an append', () => {
+test('a follower of an earlier version, which says nothing of inferring, is told no durable index and gets every commit in an append', () => {
   const net = new Net(['a', 'b', 'c']);
   net.elect('a');
   net.transform = (m) => (m.type === 'appResp' && m.from === 'b' ? makeMessage({ ...m, context: new Uint8Array(0) }) : m);
@@ -117,5 +117,6 @@ test('a follower of an earlier version, which says nothing of inferring, gets ev
   const commit = net.node('a').status().commit;
   assert.ok(sent.some((m) => isAppend(m, 'b') && m.entries.length === 0 && m.commit === commit), 'b is sent the commit');
   assert.ok(!sent.some((m) => isAppend(m, 'c') && m.entries.length === 0 && m.commit === commit), 'c infers it');
+  assert.ok(sent.filter((m) => isAppend(m, 'b')).every((m) => m.leaderDurable === 0), 'b is told nothing it would ignore (it would only raise the read index)');
   assert.deepEqual(net.appliedData('b'), ['x', 'y']);
 });
