@@ -342,7 +342,9 @@ export class Raft {
       }
       if (m.type === 'preVote' || (m.type === 'preVoteResp' && !m.reject)) {
         // A pre-vote does not change our term; a granted pre-vote answer carries the future term.
-      } else if (m.type === 'app' || m.type === 'heartbeat' || m.type === 'snap') {
+      } else if (m.type === 'app' || m.type === 'heartbeat' || m.type === 'snap' || m.type === 'readIndexResp') {
+        // Only the leader of m.term sends these. A read answer can be the first word a follower that
+        // missed the new term gets from its leader (a follower's read takes no heartbeat round).
         this.becomeFollower(m.term, m.from);
       } else {
         this.becomeFollower(m.term, '');

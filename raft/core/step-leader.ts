@@ -180,6 +180,9 @@ function handleReadIndex(r: Raft, m: Message): void {
     // sent after its reads began. The two are a quorum, so no leader of a later term can have
     // been elected before those reads (it needed a vote from one of them, and the follower was
     // still in a term this node led, this node still is in its own). No heartbeat round needed.
+    // The request carries no term (forwarded types do not), so two guards make "a term this node
+    // led" hold: a follower relays reads only to the leader of its current term, and it drops an
+    // answer of a term below its own (Raft.step), which is why the answer carries this term.
     respondRead(r, { from, context: m.context, index: readIndexOf(r), round: 0 });
     return;
   }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Net, dec, enc } from './net.ts';
+import type { Message } from '../../../../raft/core/index.ts';
 
 test('a leader answers a read after a heartbeat round confirms it still leads (thesis §6.4)', () => {
   const net = new Net(['a', 'b', 'c']);
@@ -119,4 +120,67 @@ test('with five voters, or from a learner, a follower\'s read still takes a hear
   withLearner.elect('a');
   assert.equal(readRoundsFor(withLearner, 'd', 'rl'), 3, 'a learner acknowledges nothing');
   assert.equal(withLearner.peer('d').readStates.length, 1);
+});
+
+test('a follower\'s read that reaches its old leader late is answered at once but dropped by the follower, now in a newer term', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc('x'));
+  net.settle();
+  const held: Message[] = [];
+  net.filter = (m) => {
+    if (m.type !== 'readIndex') return true;
+    held.push(m);
+    return false;
+  };
+  net.node('b').readIndex(enc('late'));
+  net.settle();
+  assert.equal(held.length, 1);
+  net.isolate('a');
+  assert.equal(net.elect('c'), 'leader');
+  net.node('c').propose(enc('w'));
+  net.settle();
+  net.heal();
+  net.cutLink('a', 'c');
+  net.filter = () => true;
+  // a still leads term 1 (no check-quorum here) and answers below w, which committed after b voted.
+  net.node('a').step(held[0]!);
+  net.settle();
+  assert.equal(net.peer('b').readStates.length, 0, 'b, in term 2, drops the term-1 answer');
+});
+
+test('a read relayed to a leader of an older term is never accepted below a newer commit', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc('x'));
+  net.settle();
+  net.isolate('a');
+  assert.equal(net.elect('c'), 'leader');
+  net.node('c').propose(enc('w'));
+  net.settle();
+  const floor = net.node('c').status().commit;
+  net.heal();
+  net.cutLink('a', 'c');
+  // As a relay with a stale leader pointer would (a still leads term 1): the answer's term guards it.
+  net.transform = (m) => (m.type === 'readIndex' && m.from === 'b' ? { ...m, to: 'a' } : m);
+  net.node('b').readIndex(enc('rb'));
+  net.settle();
+  for (const rs of net.peer('b').readStates) assert.ok(rs.index >= floor, `b accepted ${rs.index} < ${floor}, committed before it asked`);
+});
+
+test('a follower that missed a newer term follows the leader whose read answer brings it', () => {
+  const net = new Net(['a', 'b', 'c']);
+  net.elect('a');
+  net.node('a').propose(enc('x'));
+  net.settle();
+  net.filter = (m) => m.to !== 'b' || m.type === 'readIndexResp'; // b hears nothing else, but can send
+  assert.equal(net.elect('c'), 'leader');
+  assert.equal(net.elect('a'), 'leader');
+  assert.equal(net.node('b').status().term, 1);
+  net.node('b').readIndex(enc('rb'));
+  net.settle();
+  assert.equal(net.peer('b').readStates.length, 1, 'answered at once');
+  const s = net.node('b').status();
+  assert.equal(s.term, net.node('a').status().term);
+  assert.equal(s.lead, 'a', 'no leaderless spell until the next heartbeat');
 });
