@@ -34,7 +34,12 @@ export const noAnswerContext: Uint8Array = Uint8Array.of(1);
 
 /** Whether an app message asks for no answer (see noAnswerContext). */
 export function asksNoAnswer(m: Message): boolean {
-  return m.type === 'app' && m.entries.length === 0 && m.context.byteLength === noAnswerContext.byteLength && m.context[0] === noAnswerContext[0];
+  return m.type === 'app' && m.entries.length === 0 && contextIs(m, noAnswerContext);
+}
+
+/** Whether a message carries exactly the one-byte marker context `marker`. */
+function contextIs(m: Message, marker: Uint8Array): boolean {
+  return m.context.byteLength === marker.byteLength && m.context[0] === marker[0];
 }
 
 /**
@@ -48,7 +53,7 @@ export const infersCommitsContext: Uint8Array = Uint8Array.of(2);
 
 /** Whether an append answer comes from a follower that infers commits (see infersCommitsContext). */
 export function infersCommits(m: Message): boolean {
-  return m.type === 'appResp' && m.context.byteLength === infersCommitsContext.byteLength && m.context[0] === infersCommitsContext[0];
+  return m.type === 'appResp' && contextIs(m, infersCommitsContext);
 }
 
 /**

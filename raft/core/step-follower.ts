@@ -1,7 +1,7 @@
 import { asksNoAnswer, infersCommitsContext } from './message.ts';
 import type { Raft } from './raft.ts';
 import { RaftError, index } from './types.ts';
-import type { Message } from './types.ts';
+import type { Message, NodeId } from './types.ts';
 
 /** The follower's step function (etcd's stepFollower). */
 export function stepFollower(r: Raft, m: Message): void {
@@ -87,20 +87,20 @@ function handleAppend(r: Raft, m: Message): void {
   if (m.leaderDurable > r.leaderDurable) r.leaderDurable = m.leaderDurable;
   r.inferCommit();
   if (m.index < r.log.committed) {
-    r.send({ type: 'appResp', to: m.from, index: r.log.committed, context: infersCommitsContext });
+    answerAppend(r, m.from, { index: r.log.committed });
     return;
   }
   const lastNew = r.log.maybeAppend(m.index, m.logTerm, m.commit, m.entries);
   if (lastNew !== null) {
     // A commit-only append the leader wants no answer to (it holds our ack of m.index already).
-    if (!asksNoAnswer(m)) r.send({ type: 'appResp', to: m.from, index: lastNew, context: infersCommitsContext });
+    if (!asksNoAnswer(m)) answerAppend(r, m.from, { index: lastNew });
     return;
   }
   // Find the last index whose term is <= the leader's term at m.index: entries above it
   // cannot match, so the leader may skip them all in one round trip.
   const hint = index(Math.min(m.index, r.log.lastIndex()));
   const [hintIndex, hintTerm] = r.log.findConflictByTerm(hint, m.logTerm);
-  r.send({ type: 'appResp', to: m.from, index: m.index, reject: true, rejectHint: hintIndex, rejectHintTerm: hintTerm, context: infersCommitsContext });
+  answerAppend(r, m.from, { index: m.index, reject: true, rejectHint: hintIndex, rejectHintTerm: hintTerm });
 }
 
 function handleHeartbeat(r: Raft, m: Message): void {
@@ -110,6 +110,11 @@ function handleHeartbeat(r: Raft, m: Message): void {
 
 function handleSnapshot(r: Raft, m: Message): void {
   if (m.snapshot === null) throw new Error('assert: snap message without snapshot');
-  if (r.restore(m.snapshot)) r.send({ type: 'appResp', to: m.from, index: r.log.lastIndex(), context: infersCommitsContext });
-  else r.send({ type: 'appResp', to: m.from, index: r.log.committed, context: infersCommitsContext });
+  if (r.restore(m.snapshot)) answerAppend(r, m.from, { index: r.log.lastIndex() });
+  else answerAppend(r, m.from, { index: r.log.committed });
+}
+
+/** Answers the leader's append (or snapshot), saying that this node infers commits (Raft.inferCommit). */
+function answerAppend(r: Raft, to: NodeId, fields: Pick<Partial<Message>, 'index' | 'reject' | 'rejectHint' | 'rejectHintTerm'>): void {
+  r.send({ type: 'appResp', to, ...fields, context: infersCommitsContext });
 }

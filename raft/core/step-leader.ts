@@ -255,7 +255,7 @@ export function flushAppends(r: Raft): void {
     const pr = r.trk.progress.get(id);
     if (pr === undefined) continue;
     const commit = sendIfEmpty && !told.has(id) && !followerInfersCommit(r, pr);
-    const notice = durableMoved && pr.infersCommits && r.trk.isVoter(id) && durable > pr.toldDurable;
+    const notice = durableMoved && owesNotice(r, id, pr, durable);
     if (!maybeSendAppend(r, id, commit || notice, notice && !commit)) continue;
     while (maybeSendAppend(r, id, false)) {
       // keep streaming while the inflight window allows
@@ -279,7 +279,13 @@ function durableToTell(r: Raft): Index {
  * not joint, the leader one of them, and no membership change pending.
  */
 function pairIsQuorum(r: Raft): boolean {
-  return !isJoint(r.trk.config) && r.pendingConfIndex <= r.log.applied && r.trk.isVoter(r.id) && r.trk.voterIds().length <= 3;
+  // Checked per append sent: the voter set's size, not a list of the voters.
+  return !isJoint(r.trk.config) && r.pendingConfIndex <= r.log.applied && r.trk.isVoter(r.id) && r.trk.config.voters.incoming.size <= 3;
+}
+
+/** Whether a voter that infers commits has not been told the leader's log is durable through `durable`. */
+function owesNotice(r: Raft, id: NodeId, pr: Progress, durable: Index): boolean {
+  return pr.infersCommits && durable > pr.toldDurable && r.trk.isVoter(id);
 }
 
 /** Whether a follower that infers commits has not been told the leader's log is durable as far as it is. */
@@ -287,7 +293,7 @@ export function durableUntold(r: Raft): boolean {
   const durable = durableToTell(r);
   if (durable === 0) return false;
   for (const [id, pr] of r.trk.progress) {
-    if (id !== r.id && pr.infersCommits && pr.toldDurable < durable && r.trk.isVoter(id)) return true;
+    if (id !== r.id && owesNotice(r, id, pr, durable)) return true;
   }
   return false;
 }

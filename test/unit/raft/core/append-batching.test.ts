@@ -34,7 +34,7 @@ test('proposals relayed in one batch reach each follower in one append, acknowle
 /** A network whose followers answer as before commit inference: every commit reaches them in an append. */
 function netWithoutInference(): Net {
   const net = new Net(['a', 'b', 'c']);
-  net.transform = (m) => (m.type === 'appResp' ? makeMessage({ ...m, context: new Uint8Array(0) }) : m);
+  net.asEarlierVersion(['a', 'b', 'c']);
   return net;
 }
 

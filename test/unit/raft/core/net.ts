@@ -198,6 +198,14 @@ export class Net {
     }
   }
 
+  /**
+   * Makes the followers `ids` answer appends as a version before commit inference did (no context),
+   * so the leader sends them every commit.
+   */
+  asEarlierVersion(ids: readonly NodeId[]): void {
+    this.transform = (m) => (m.type === 'appResp' && ids.includes(m.from) ? { ...m, context: new Uint8Array(0) } : m);
+  }
+
   /** Makes `id` campaign and settles; returns the node's role afterwards. */
   elect(id: NodeId): string {
     this.node(id).campaign();
