@@ -9,7 +9,8 @@ import { membershipCallTimeoutMs } from './limits.ts';
 import { errorCodeMetadataKey } from './peer-client.ts';
 import { peerChannelOptions, peerTarget } from './transport.ts';
 import type { TlsMaterial } from './transport.ts';
-import { errorCodeFromWire, loadRaftService, membershipAnswerFromWire } from './wire.ts';
+import { loadRaftService } from './raft-service.ts';
+import { errorCodeFromWire, membershipAnswerFromWire } from './wire.ts';
 import type { MembershipAnswer, MembershipRequest, WireMembershipAnswer } from './wire.ts';
 
 const Raft = loadRaftService();

@@ -17,7 +17,8 @@ import {
 } from './limits.ts';
 import { snapshotPathOf } from './sqlite-log-storage.ts';
 import { forwardResultFromWire, messageBytes, messageToWire } from './wire.ts';
-import type { WireBatch, WireForwardBatchRequest, WireForwardResult, WireSnapshotChunk } from './wire.ts';
+import type { WireForwardBatchRequest, WireForwardResult, WireSnapshotChunk } from './wire.ts';
+import type { OutgoingBatch } from './batch-codec.ts';
 
 /** The metadata key carrying a RaftNodeError code across a (single-command) Forward call. */
 export const errorCodeMetadataKey = 'orch-raft-error-code';
@@ -31,7 +32,7 @@ export interface PeerEvents {
 /** Sends to one peer. Owned by the Transport; `close()` ends every call it started. */
 export class PeerClient {
   private queue: Message[] = [];
-  private stream: grpc.ClientWritableStream<WireBatch> | null = null;
+  private stream: grpc.ClientWritableStream<OutgoingBatch> | null = null;
   private waitingDrain = false;
   private flushScheduled = false;
   private backoffMs = reconnectBackoffMsMin;
@@ -81,7 +82,7 @@ export class PeerClient {
         bytes += size;
         batch.push(this.queue.shift()!);
       }
-      if (!stream.write({ messages: batch.map(messageToWire) })) {
+      if (!stream.write({ messages: batch })) {
         this.waitingDrain = true;
         stream.once('drain', () => {
           this.waitingDrain = false;
@@ -93,7 +94,7 @@ export class PeerClient {
     if (this.client.getChannel().getConnectivityState(false) === grpc.connectivityState.READY) this.backoffMs = reconnectBackoffMsMin;
   }
 
-  private open(): grpc.ClientWritableStream<WireBatch> {
+  private open(): grpc.ClientWritableStream<OutgoingBatch> {
     const stream = (this.client as unknown as RaftStub).Stream((err: grpc.ServiceError | null) => {
       if (this.stream !== stream) return;
       this.stream = null;
@@ -191,7 +192,7 @@ export class PeerClient {
 
 /** The generated client methods this file uses. */
 interface RaftStub {
-  Stream(cb: (err: grpc.ServiceError | null) => void): grpc.ClientWritableStream<WireBatch>;
+  Stream(cb: (err: grpc.ServiceError | null) => void): grpc.ClientWritableStream<OutgoingBatch>;
   Snapshot(opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res?: { accepted: boolean }) => void): grpc.ClientWritableStream<WireSnapshotChunk>;
   ForwardBatch(req: WireForwardBatchRequest, opts: grpc.CallOptions): grpc.ClientReadableStream<WireForwardResult>;
 }

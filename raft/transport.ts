@@ -15,7 +15,8 @@ import type { ForwardBatcherLimits, ForwardItemResult } from './forward-batcher.
 import { forwardBatchItemsMax, forwardTimeoutMsDefault, grpcMessageBytesMax, reconnectBackoffMsMax, reconnectBackoffMsMin } from './limits.ts';
 import { PeerClient, errorCodeMetadataKey } from './peer-client.ts';
 import { snapshotDataFor } from './sqlite-log-storage.ts';
-import { forwardResultToWire, loadRaftService, messageFromWire } from './wire.ts';
+import { loadRaftService } from './raft-service.ts';
+import { forwardResultToWire, messageFromWire } from './wire.ts';
 import type { MembershipAnswer, MembershipRequest, WireBatch, WireForwardBatchRequest, WireForwardResult, WireSnapshotChunk } from './wire.ts';
 
 /** PEM material for mutual TLS: the cluster CA and this node's certificate and key. */

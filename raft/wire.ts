@@ -1,20 +1,21 @@
 /**
- * The wire form of Raft messages (proto/raft.proto) and the gRPC service definition.
+ * The wire form of Raft messages (proto/raft.proto); raft-service.ts loads the gRPC service.
  * Conversion is explicit both ways so nothing of protobuf leaks into the driver.
  */
-import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { fileURLToPath } from 'node:url';
 import { index, term } from './core/types.ts';
 import type { ConfState, Entry, Message, MessageType, SnapshotMetadata } from './core/types.ts';
 import type { RaftNodeErrorCode } from './errors.ts';
 import type { ForwardItemResult } from './forward-batcher.ts';
 
-/** Protobuf JSON-ish shapes as @grpc/proto-loader produces them (longs as numbers, enums as strings). */
+/**
+ * Protobuf JSON-ish shapes (longs as numbers), as @grpc/proto-loader produces them and as
+ * batch-codec.ts decodes Raft.Stream's batches.
+ */
 export interface WireEntry {
   term: number;
   index: number;
-  type: 'ENTRY_TYPE_NORMAL' | 'ENTRY_TYPE_CONF_CHANGE';
+  /** An EntryType: its number as encoded here and decoded by batch-codec.ts, its name as proto-loader decodes it. */
+  type: number | 'ENTRY_TYPE_NORMAL' | 'ENTRY_TYPE_CONF_CHANGE';
   data: Uint8Array;
 }
 /** The wire form of a ConfState. */
@@ -76,21 +77,18 @@ const wireTypes = new Set<string>([
   'transferLeader', 'timeoutNow', 'readIndex', 'readIndexResp',
 ]);
 
-/** Loads the Raft service definition from proto/raft.proto. */
-export function loadRaftService(): grpc.ServiceClientConstructor {
-  const protoPath = fileURLToPath(new URL('../proto/raft.proto', import.meta.url));
-  const def = protoLoader.loadSync(protoPath, { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: false });
-  const pkg = grpc.loadPackageDefinition(def) as unknown as { orch: { raft: { v1: { Raft: grpc.ServiceClientConstructor } } } };
-  return pkg.orch.raft.v1.Raft;
-}
+/** EntryType's values in proto/raft.proto. */
+const entryTypeNormal = 0;
+const entryTypeConfChange = 1;
 
 /** Converts an entry to its wire form. */
 export function entryToWire(e: Entry): WireEntry {
-  return { term: e.term, index: e.index, type: e.type === 'confChange' ? 'ENTRY_TYPE_CONF_CHANGE' : 'ENTRY_TYPE_NORMAL', data: e.data };
+  return { term: e.term, index: e.index, type: e.type === 'confChange' ? entryTypeConfChange : entryTypeNormal, data: e.data };
 }
 
 function entryFromWire(e: WireEntry): Entry {
-  return { term: term(Number(e.term)), index: index(Number(e.index)), type: e.type === 'ENTRY_TYPE_CONF_CHANGE' ? 'confChange' : 'normal', data: bytes(e.data) };
+  const confChange = e.type === entryTypeConfChange || e.type === 'ENTRY_TYPE_CONF_CHANGE';
+  return { term: term(Number(e.term)), index: index(Number(e.index)), type: confChange ? 'confChange' : 'normal', data: bytes(e.data) };
 }
 
 function confToWire(c: ConfState): WireConfState {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transport } from '../../../raft/transport.ts';
 import type { TransportHandlers } from '../../../raft/transport.ts';
-import { loadRaftService } from '../../../raft/wire.ts';
+import { loadRaftService } from '../../../raft/raft-service.ts';
 import { snapshotDataFor } from '../../../raft/sqlite-log-storage.ts';
 import { RaftNodeError } from '../../../raft/errors.ts';
 import { index, term } from '../../../raft/core/types.ts';
@@ -65,11 +65,17 @@ test('two transports exchange messages, forwarded commands and a chunked snapsho
   t.after(() => a.stop());
   b.setPeer('a', `https://127.0.0.1:${a.port}`);
 
-  const entries = [{ index: index(1), term: term(1), type: 'normal' as const, data: new Uint8Array([1, 2, 3]) }];
-  a.send([msg('heartbeat', 'a', 'b'), msg('app', 'a', 'b', { entries, commit: index(1), leaderDurable: index(1), context: Uint8Array.of(1) })]);
-  await until(() => rb.messages.length === 2, 'messages at b');
-  assert.deepEqual(rb.messages.map((m) => m.type), ['heartbeat', 'app']);
-  assert.deepEqual([...rb.messages[1]!.entries[0]!.data], [1, 2, 3]);
+  const entries = [
+    { index: index(1), term: term(1), type: 'normal' as const, data: new Uint8Array([1, 2, 3]) },
+    { index: index(2), term: term(1), type: 'confChange' as const, data: new Uint8Array([4]) },
+  ];
+  const rejection = { index: index(9), reject: true, rejectHint: index(4), rejectHintTerm: term(1) };
+  a.send([msg('heartbeat', 'a', 'b'), msg('app', 'a', 'b', { entries, commit: index(1), leaderDurable: index(1), context: Uint8Array.of(1) }), msg('appResp', 'a', 'b', rejection)]);
+  await until(() => rb.messages.length === 3, 'messages at b');
+  assert.deepEqual(rb.messages.map((m) => m.type), ['heartbeat', 'app', 'appResp']);
+  assert.deepEqual(rb.messages[1]!.entries.map((e) => [e.index, e.type, [...e.data]]), [[1, 'normal', [1, 2, 3]], [2, 'confChange', [4]]]);
+  const { index: rejected, reject, rejectHint, rejectHintTerm } = rb.messages[2]!;
+  assert.deepEqual({ index: rejected, reject, rejectHint, rejectHintTerm }, rejection);
   assert.equal(rb.messages[1]!.commit, 1);
   assert.equal(rb.messages[1]!.leaderDurable, 1, 'the leader\'s durable index crosses the wire');
   assert.deepEqual([...rb.messages[1]!.context], [1]);
