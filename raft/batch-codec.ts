@@ -14,7 +14,7 @@
  */
 import type protobuf from 'protobufjs';
 import type { Message } from './core/types.ts';
-import { messageToWire } from './wire.ts';
+import { bytes, messageToWire } from './wire.ts';
 import type { WireBatch, WireConfState, WireEntry, WireMessage, WireSnapshotMetadata } from './wire.ts';
 
 /** What a peer client writes on a Stream: the messages themselves, converted as they are encoded. */
@@ -25,7 +25,7 @@ export interface OutgoingBatch {
 /** The serializer and deserializer grpc-js calls for Raft.Stream's requests. */
 export interface BatchCodec {
   encode(batch: OutgoingBatch): Buffer;
-  decode(bytes: Buffer): WireBatch;
+  decode(data: Buffer): WireBatch;
 }
 
 /** A uint64 as protobufjs decodes it: a Long when the `long` package is installed, else a number. */
@@ -38,17 +38,10 @@ interface DecodedEntry {
   type: number;
   data: Uint8Array | readonly number[];
 }
-interface DecodedConfState {
-  voters: string[];
-  learners: string[];
-  votersOutgoing: string[];
-  learnersNext: string[];
-  autoLeave: boolean;
-}
 interface DecodedSnapshotMetadata {
   index: DecodedUint64;
   term: DecodedUint64;
-  confState: DecodedConfState | null | undefined;
+  confState: WireConfState | null | undefined;
 }
 interface DecodedMessage {
   type: string;
@@ -71,7 +64,7 @@ interface DecodedMessage {
 export function batchCodec(batchType: protobuf.Type): BatchCodec {
   return {
     encode: (batch) => asBuffer(batchType.encode({ messages: batch.messages.map(messageToWire) }).finish()),
-    decode: (bytes) => ({ messages: (batchType.decode(bytes) as unknown as { messages: DecodedMessage[] }).messages.map(wireMessage) }),
+    decode: (data) => ({ messages: (batchType.decode(data) as unknown as { messages: DecodedMessage[] }).messages.map(wireMessage) }),
   };
 }
 
@@ -80,28 +73,16 @@ function wireMessage(m: DecodedMessage): WireMessage {
     type: m.type, from: m.from, to: m.to, term: uint64(m.term), logTerm: uint64(m.logTerm), index: uint64(m.index),
     entries: m.entries.map(wireEntry), commit: uint64(m.commit), reject: m.reject, rejectHint: uint64(m.rejectHint),
     rejectHintTerm: uint64(m.rejectHintTerm), snapshot: m.snapshot == null ? null : wireSnapshotMetadata(m.snapshot),
-    context: bytesField(m.context), leaderDurable: uint64(m.leaderDurable),
+    context: bytes(m.context), leaderDurable: uint64(m.leaderDurable),
   };
 }
 
 function wireEntry(e: DecodedEntry): WireEntry {
-  return { term: uint64(e.term), index: uint64(e.index), type: e.type, data: bytesField(e.data) };
+  return { term: uint64(e.term), index: uint64(e.index), type: e.type, data: bytes(e.data) };
 }
 
 function wireSnapshotMetadata(s: DecodedSnapshotMetadata): WireSnapshotMetadata {
-  return { index: uint64(s.index), term: uint64(s.term), confState: s.confState == null ? null : wireConfState(s.confState) };
-}
-
-function wireConfState(c: DecodedConfState): WireConfState {
-  return { voters: c.voters, learners: c.learners, votersOutgoing: c.votersOutgoing, learnersNext: c.learnersNext, autoLeave: c.autoLeave };
-}
-
-/**
- * A bytes field: protobufjs leaves an absent one (its encoder skips an empty one) as the type's
- * default on the prototype, an empty Array, which better-sqlite3 would bind as a list of parameters.
- */
-function bytesField(v: Uint8Array | readonly number[]): Uint8Array {
-  return v instanceof Uint8Array ? v : Uint8Array.from(v);
+  return { index: uint64(s.index), term: uint64(s.term), confState: s.confState ?? null };
 }
 
 function uint64(v: DecodedUint64): number {

@@ -10,8 +10,15 @@ import { batchCodec, type OutgoingBatch } from './batch-codec.ts';
 
 const protoPath = fileURLToPath(new URL('../proto/raft.proto', import.meta.url));
 
-/** Loads the Raft service definition from proto/raft.proto. */
+let loaded: grpc.ServiceClientConstructor | null = null;
+
+/** The Raft service definition from proto/raft.proto, parsed once per process (the transport and the membership client share it). */
 export function loadRaftService(): grpc.ServiceClientConstructor {
+  loaded ??= parseRaftService();
+  return loaded;
+}
+
+function parseRaftService(): grpc.ServiceClientConstructor {
   const def = protoLoader.loadSync(protoPath, { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: false });
   const service = def['orch.raft.v1.Raft'] as protoLoader.ServiceDefinition;
   const codec = batchCodec(loadBatchType());

@@ -105,8 +105,14 @@ function confFromWire(c: WireConfState | null): ConfState {
   };
 }
 
-function bytes(b: Uint8Array | null | undefined): Uint8Array {
+/**
+ * A decoded bytes field as a plain Uint8Array. protobufjs leaves an absent one (its encoder skips
+ * an empty one) as the type's default on the prototype, an empty Array, which better-sqlite3 would
+ * bind as a list of parameters.
+ */
+export function bytes(b: Uint8Array | readonly number[] | null | undefined): Uint8Array {
   if (!b) return new Uint8Array(0);
+  if (!(b instanceof Uint8Array)) return Uint8Array.from(b);
   return b instanceof Buffer ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : b;
 }
 
