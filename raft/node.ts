@@ -46,6 +46,8 @@ export class RaftNode extends EventEmitter {
   private transport!: Transport;
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
+  /** Messages went to the peers in this turn of the event loop: grpc-js writes them in the next one. */
+  private sentThisTurn = false;
   /** A Ready taken from the core is held back (its fsync, a local snapshot's copy, or one turn for its messages to leave): no other is taken meanwhile. */
   private readyHeld = false;
   private stopped = false;
@@ -635,6 +637,12 @@ export class RaftNode extends EventEmitter {
     if (out.length === 0) return false;
     this.transport.send(out);
     this.transport.flush();
+    if (!this.sentThisTurn) {
+      this.sentThisTurn = true;
+      setImmediate(() => {
+        this.sentThisTurn = false;
+      });
+    }
     return true;
   }
 
@@ -702,8 +710,10 @@ export class RaftNode extends EventEmitter {
     // a follower that relayed a write answers only once it has the commit (5% faster follower
     // writes at one writer). During that turn, as during an fsync, the core refuses a leader's
     // snapshot (entries are handed out, not applied): the leader sends it again.
+    // An earlier Ready of this turn may have sent too: a follower's answer, then the commit it
+    // infers at advance() taken in the same loop of handleReadies.
     const sent = !opts.replicated && this.sendToPeers(rd);
-    if (sent && rd.committedEntries.length > 0 && this.othersWaitOn(rd)) {
+    if ((sent || this.sentThisTurn) && rd.committedEntries.length > 0 && this.othersWaitOn(rd)) {
       this.holdReady(nextTurn(), () => this.finishReady(rd, leaderChanged));
       return;
     }
