@@ -28,20 +28,21 @@ export interface StorePoint {
 
 /**
  * Runs a write point then a read point at each concurrency, each for `pointMs`, after `warmupMs` of
- * each unmeasured. With `takeServerTimings`, what the servers measured during each write point.
+ * writes and `readWarmupMs` of reads unmeasured. With `takeServerTimings`, what the servers measured during each write point.
  */
 export async function runStoreBench(driver: StoreDriver, options: {
   concurrencies: readonly number[];
   pointMs: number;
   readKeys: number;
   warmupMs: number;
+  readWarmupMs: number;
   takeServerTimings?: () => Promise<ServerTimings>;
 }): Promise<StorePoint[]> {
   const readKeys = Array.from({ length: options.readKeys }, (_, i) => `r-${i}`);
   await driver.prepare(readKeys);
   const warmupConcurrency = 16;
   await runClosedLoop({ concurrency: warmupConcurrency, durationMs: options.warmupMs, op: (seq) => driver.write(seq, `warm-${seq}`) });
-  await runClosedLoop({ concurrency: warmupConcurrency, durationMs: options.warmupMs, op: (seq) => driver.read(seq, readKeys[seq % readKeys.length] ?? 'r-0') });
+  await runClosedLoop({ concurrency: warmupConcurrency, durationMs: options.readWarmupMs, op: (seq) => driver.read(seq, readKeys[seq % readKeys.length] ?? 'r-0') });
   const points: StorePoint[] = [];
   const takeServerTimings = options.takeServerTimings;
   for (const concurrency of options.concurrencies) {
