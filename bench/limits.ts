@@ -14,10 +14,8 @@ export interface BenchLimits {
   /**
    * Unmeasured writes at c=16 before a store's points, the turns of one client and the service
    * account's creates, the same for every system: a JIT-compiled server (orch) is measured warm, as
-   * a compiled one (etcd) is. V8 compiles a replica's hot paths over its first 10-15 s of writes
-   * (bench/probe-warmup.ts): from a fresh start, orch's c=16 writes in 3 s turns ran at 481, 528,
-   * 635, 811, 834/s (3.03 -> 1.60 ms of CPU per write) while etcd's stayed at 579-903/s; after 15 s
-   * of warm-up its first turn ran at 1.69 ms of CPU per write and the next ones at 1.29-1.56.
+   * a compiled one (etcd) is. V8 compiles a replica's hot paths over its first 10-15 s of writes;
+   * bench/probe-warmup.ts shows the curve, and bench/README.md gives its numbers.
    */
   readonly warmupMs: number;
   /** Unmeasured reads after the writes' warm-up (the read path is short and warms in seconds). */

@@ -28,7 +28,8 @@ export interface StorePoint {
 
 /**
  * Runs a write point then a read point at each concurrency, each for `pointMs`, after `warmupMs` of
- * writes and `readWarmupMs` of reads unmeasured. With `takeServerTimings`, what the servers measured during each write point.
+ * writes and `readWarmupMs` of reads unmeasured. With `takeServerTimings`, what the servers
+ * measured during each write point.
  */
 export async function runStoreBench(driver: StoreDriver, options: {
   concurrencies: readonly number[];
